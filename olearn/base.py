@@ -1,0 +1,194 @@
+"""The estimator base shared by every olearn learner.
+
+``OnlineClassifier`` turns a compiled one-pass loop into a scikit-learn
+classifier.  It owns everything that is not the algorithm: input validation
+(before any compiled code runs), the mapping of any two class labels to
+-1/+1, epochs and shuffling for ``fit``, and the online record
+
+``mistakes_``
+    bool per round seen: the prediction made *before* the update was wrong
+    (the prediction is the positive class iff the score is > 0, as ``predict``);
+``margins_``
+    ``y_t f_t(x_t)`` per round, in the -1/+1 coding, before the update;
+``n_mistakes_``, ``n_updates_``, ``n_rounds_``.
+
+A subclass provides the algorithm through three hooks:
+
+``_init_state(n_features)``
+    allocate the model (weight vector, mean and covariance, support set...);
+``_learn(X, y, mistakes, margins) -> n_updates``
+    one pass over the rows in order, ``X`` either a C-contiguous float64 array
+    or the CSR triple ``(data, indices, indptr)``, ``y`` float64 in {-1, +1};
+    it fills ``mistakes`` and ``margins`` (views of the record) and returns
+    the number of rounds on which the model changed;
+``_decision(X)``
+    scores of validated rows (dense array or CSR matrix).
+"""
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+def check_positive(name, value, allow_zero=False):
+    """Raise a plain ``ValueError`` unless ``value`` is a finite real > 0 (>= 0)."""
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+          and np.isfinite(value) and (value >= 0 if allow_zero else value > 0))
+    if not ok:
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {bound}, "
+                         f"got {value!r}.")
+
+
+def compiled_rows(X):
+    """The form compiled loops take: a dense C array or a CSR triple."""
+    if sp.issparse(X):
+        return (X.data, X.indices, X.indptr)
+    return X
+
+
+class OnlineClassifier(ClassifierMixin, BaseEstimator):
+    """Base of all olearn learners (see the module docstring)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+    # -- public API ---------------------------------------------------------
+    def fit(self, X, y):
+        """Reset, then learn online from the rows of ``X`` in the given order.
+
+        With ``n_epochs > 1`` the stream is passed that many times; with
+        ``shuffle=True`` each pass uses a fresh permutation drawn from
+        ``random_state``.  The online record covers every round of every pass.
+        """
+        self._check_run_params()
+        X, y = self._validate(X, y, reset=True)
+        labels = np.unique(y)
+        self._set_classes(labels)
+        self._init_state(X.shape[1])
+        self._reset_record()
+        y_pm = self._encode(y)
+        rng = check_random_state(self.random_state)
+        for _ in range(self.n_epochs):
+            if self.shuffle:
+                order = rng.permutation(X.shape[0])
+                self._run(X[order], y_pm[order])
+            else:
+                self._run(X, y_pm)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Continue learning online from the rows of ``X`` in the given order.
+
+        On the first call the two class labels are taken from ``classes`` if
+        given, else from ``y`` (which must then hold both).
+        """
+        first_call = not hasattr(self, "classes_")
+        if first_call:
+            self._check_run_params()
+        X, y = self._validate(X, y, reset=first_call)
+        if first_call:
+            labels = np.unique(y) if classes is None else np.unique(classes)
+            self._set_classes(labels, from_classes=classes is not None)
+            self._init_state(X.shape[1])
+            self._reset_record()
+        elif classes is not None and not np.array_equal(
+                np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={list(np.unique(classes))} differs from the classes "
+                f"of the first call to partial_fit, {list(self.classes_)}.")
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise ValueError(
+                f"y has labels {list(unknown)} that are not among the classes "
+                f"{list(self.classes_)}.")
+        self._run(X, self._encode(y))
+        return self
+
+    def decision_function(self, X):
+        """Score of each row under the current model; > 0 means ``classes_[1]``."""
+        check_is_fitted(self, "classes_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
+                          reset=False)
+        return np.asarray(self._decision(X), dtype=np.float64).ravel()
+
+    def predict(self, X):
+        """Class label of each row: ``classes_[1]`` iff the score is > 0."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
+
+    # -- validation ---------------------------------------------------------
+    def _check_run_params(self):
+        for name in ("n_epochs",):
+            value = getattr(self, name)
+            if (not isinstance(value, numbers.Integral)
+                    or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{name} must be a positive integer, "
+                                 f"got {value!r}.")
+        self._check_params()
+
+    def _check_params(self):
+        """Validate the learner's own hyper-parameters (subclasses)."""
+
+    def _validate(self, X, y, reset):
+        X, y = validate_data(self, X, y, accept_sparse="csr",
+                             dtype=np.float64, reset=reset,
+                             y_numeric=False, multi_output=False)
+        check_classification_targets(y)
+        if sp.issparse(X) and not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
+        if not sp.issparse(X):
+            X = np.ascontiguousarray(X)
+        return X, y
+
+    def _set_classes(self, labels, from_classes=False):
+        name = type(self).__name__
+        source = "classes" if from_classes else "y"
+        if labels.size > 2:
+            raise ValueError(
+                f"Only binary classification is supported: {name} learns "
+                f"two classes, but {source} has {labels.size}: "
+                f"{list(labels)}.")
+        if labels.size < 2:
+            raise ValueError(
+                f"{name} needs two classes, but {source} has only "
+                f"{labels.size} class: {list(labels)}. Pass "
+                f"classes=[negative, positive] to partial_fit to start from "
+                f"one label.")
+        self.classes_ = labels
+
+    def _encode(self, y):
+        return np.where(y == self.classes_[1], 1.0, -1.0)
+
+    # -- the online record --------------------------------------------------
+    def _reset_record(self):
+        self._mistake_buffer = np.zeros(0, dtype=bool)
+        self._margin_buffer = np.zeros(0)
+        self.mistakes_ = self._mistake_buffer
+        self.margins_ = self._margin_buffer
+        self.n_rounds_ = 0
+        self.n_mistakes_ = 0
+        self.n_updates_ = 0
+
+    def _run(self, X, y_pm):
+        start, stop = self.n_rounds_, self.n_rounds_ + y_pm.shape[0]
+        if stop > self._mistake_buffer.shape[0]:
+            size = max(stop, 2 * self._mistake_buffer.shape[0])
+            self._mistake_buffer = np.resize(self._mistake_buffer, size)
+            self._margin_buffer = np.resize(self._margin_buffer, size)
+        mistakes = self._mistake_buffer[start:stop]
+        margins = self._margin_buffer[start:stop]
+        self.n_updates_ += int(self._learn(compiled_rows(X), y_pm,
+                                           mistakes, margins))
+        self.n_rounds_ = stop
+        self.n_mistakes_ += int(np.count_nonzero(mistakes))
+        self.mistakes_ = self._mistake_buffer[:stop]
+        self.margins_ = self._margin_buffer[:stop]

@@ -1,0 +1,107 @@
+"""Passive-Aggressive learners (Crammer, Dekel, Keshet, Shalev-Shwartz, Singer 2006).
+
+Each round solves (eqs. 2, 8 and 9 of the JMLR paper)
+
+    PA:     w_{t+1} = argmin_w 1/2 ||w - w_t||^2                  s.t. l(w; x_t, y_t) = 0
+    PA-I:   w_{t+1} = argmin_w 1/2 ||w - w_t||^2 + C xi            s.t. l <= xi, xi >= 0
+    PA-II:  w_{t+1} = argmin_w 1/2 ||w - w_t||^2 + C xi^2          s.t. l <= xi
+
+with the hinge loss ``l(w; x, y) = max(0, epsilon - y w.x)`` (``epsilon = 1``
+in the JMLR paper).  The Lagrangian gives ``w_{t+1} = w_t + tau_t y_t x_t`` with
+
+    PA:    tau = l_t / ||x_t||^2
+    PA-I:  tau = min(C, l_t / ||x_t||^2)
+    PA-II: tau = l_t / (||x_t||^2 + 1 / (2C)).
+
+Carvalho and Cohen (2006, eq. 1) write PA with an insensitivity ``epsilon``
+and a relaxation ``gamma >= 0``: ``tau = l_t / (||x_t||^2 + gamma)``, which is
+PA for ``gamma = 0`` and PA-II for ``gamma = 1/(2C)``.
+"""
+from numba import njit
+
+from .base import check_positive
+from .linear import LinearClassifier, predict_round, scale_add
+
+VARIANTS = ("PA", "PA-I", "PA-II")
+
+
+@njit(cache=True)
+def pa_tau(loss, sq, C, capped, gamma):
+    """Step size ``tau_t``: ``l / (||x||^2 + gamma)``, capped at ``C`` for PA-I.
+
+    A zero row cannot change the margin; it gets ``tau = 0``.
+    """
+    if loss <= 0.0 or sq + gamma <= 0.0:
+        return 0.0
+    tau = loss / (sq + gamma)
+    return min(C, tau) if capped else tau
+
+
+@njit(cache=True)
+def pa_pass(X, y, v, state, mistakes, margins, C, capped, gamma, epsilon):
+    n_updates = 0
+    for t in range(y.shape[0]):
+        score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
+        if tau != 0.0:
+            scale_add(X, t, 1.0, tau * y[t], v, state, score, sq)
+            n_updates += 1
+    return n_updates
+
+
+class PA(LinearClassifier):
+    """Passive-Aggressive classifier: PA, PA-I or PA-II (see the module docstring).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Aggressiveness of PA-I (cap on ``tau``) and PA-II (``1/(2C)`` in the
+        denominator); unused by plain PA.
+    variant : {"PA", "PA-I", "PA-II"}, default="PA"
+    epsilon : float, default=1.0
+        Margin required by the hinge loss ``max(0, epsilon - y w.x)``
+        (Carvalho and Cohen's insensitivity parameter).
+    gamma : float or None, default=None
+        Carvalho and Cohen's relaxation: ``tau = l / (||x||^2 + gamma)``.
+        Only with ``variant="PA"`` (``gamma=0`` is plain PA); ``gamma = 1/(2C)``
+        reproduces PA-II.
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
+    """
+
+    def __init__(self, C=1.0, variant="PA", *, epsilon=1.0, gamma=None,
+                 n_epochs=1, shuffle=False, random_state=None):
+        self.C = C
+        self.variant = variant
+        self.epsilon = epsilon
+        self.gamma = gamma
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, "
+                             f"got {self.variant!r}.")
+        check_positive("C", self.C)
+        check_positive("epsilon", self.epsilon, allow_zero=True)
+        if self.gamma is not None:
+            if self.variant != "PA":
+                raise ValueError(
+                    f"gamma is the relaxation of plain PA (Carvalho and "
+                    f"Cohen, eq. 1); with variant={self.variant!r} use C.")
+            check_positive("gamma", self.gamma, allow_zero=True)
+
+    def _rule(self):
+        """``(C, capped, gamma)`` of :func:`pa_tau` for this variant."""
+        if self.variant == "PA-I":
+            return float(self.C), True, 0.0
+        if self.variant == "PA-II":
+            return float(self.C), False, 1.0 / (2.0 * self.C)
+        return float(self.C), False, float(self.gamma or 0.0)
+
+    def _learn(self, X, y, mistakes, margins):
+        C, capped, gamma = self._rule()
+        return pa_pass(X, y, self._v, self._state, mistakes, margins,
+                       C, capped, gamma, float(self.epsilon))
+

@@ -1,0 +1,54 @@
+"""The Perceptron (Rosenblatt 1958; mistake bound of Freund and Schapire 1999)."""
+from numba import njit
+
+from .linear import LinearClassifier, predict_round, scale_add
+
+
+@njit(cache=True)
+def perceptron_step(score, y):
+    """Coefficient ``b`` of ``w <- w + b x_t``: ``y_t`` if ``y_t w.x_t <= 0``.
+
+    A zero score counts as a mistake for the update (as in scikit-learn and in
+    the analysis), so the first example always moves ``w = 0``.
+    """
+    return y if y * score <= 0.0 else 0.0
+
+
+@njit(cache=True)
+def perceptron_pass(X, y, v, state, mistakes, margins):
+    n_updates = 0
+    for t in range(y.shape[0]):
+        score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        b = perceptron_step(score, y[t])
+        if b != 0.0:
+            scale_add(X, t, 1.0, b, v, state, score, sq)
+            n_updates += 1
+    return n_updates
+
+
+class Perceptron(LinearClassifier):
+    """Rosenblatt's Perceptron: ``w_{t+1} = w_t + y_t x_t`` when ``y_t w_t.x_t <= 0``.
+
+    No bias and no learning rate (the update is scale-free from ``w_1 = 0``);
+    add a constant feature for an intercept.  Freund and Schapire (1999,
+    Theorem 2) bound the number of updates by ``min_u ((R + D_u) / gamma)^2``
+    with ``D_u`` the hinge deviations of ``u`` at margin ``gamma``; see
+    :func:`olearn.bounds.perceptron_bound`.
+
+    Parameters
+    ----------
+    n_epochs : int, default=1
+        Passes over the data in ``fit`` (``partial_fit`` always makes one).
+    shuffle : bool, default=False
+        Permute the rows before every pass in ``fit``.
+    random_state : int, RandomState or None
+        Seed of the permutations.
+    """
+
+    def __init__(self, *, n_epochs=1, shuffle=False, random_state=None):
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _learn(self, X, y, mistakes, margins):
+        return perceptron_pass(X, y, self._v, self._state, mistakes, margins)
