@@ -10,6 +10,14 @@ with ``a < 1``).  To keep a sparse round O(nnz(x_t)) the vector is stored as
 ``||w||^2`` exactly along the updates, for the learners whose rule needs it.
 The two compiled helpers below are the whole per-round bookkeeping; a learner
 supplies only its ``(a, b)``.
+
+Averaging (:class:`olearn.Averaged`) rides on the same helpers.  The average
+of the hypotheses after each round, ``(1/T) sum_{t=1..T} w_{t+1}``, is kept
+lazily: with ``S = sum_k s_k`` the running sum of scales (``state[2]``) and a
+vector ``z`` that receives ``S * dv`` whenever ``v`` moves by ``dv``, the sum
+of hypotheses is ``(S + s) v - z`` at any time, O(nnz) per round.  Learners
+that change single coordinates outside ``scale_add`` call ``move_coord``.
+When averaging is off, ``z`` has length 0 and costs nothing.
 """
 import numpy as np
 from numba import njit
@@ -18,7 +26,7 @@ from sklearn.utils.extmath import safe_sparse_dot
 from ._rows import row_axpy, row_dot_sq
 from .base import OnlineClassifier
 
-SCALE, SQNORM = 0, 1
+SCALE, SQNORM, SUM_SCALE = 0, 1, 2
 
 
 @njit(cache=True)
@@ -27,6 +35,7 @@ def predict_round(X, t, y, v, state, mistakes, margins):
 
     Returns ``(score, ||x_t||^2)``.
     """
+    state[SUM_SCALE] += state[SCALE]
     dot, sq = row_dot_sq(X, t, v)
     score = state[SCALE] * dot
     mistakes[t] = (score > 0.0) != (y > 0.0)
@@ -35,29 +44,56 @@ def predict_round(X, t, y, v, state, mistakes, margins):
 
 
 @njit(cache=True)
-def scale_add(X, t, a, b, v, state, score, sq):
+def scale_add(X, t, a, b, v, z, state, score, sq):
     """``w <- a w + b x_t`` for ``w = s v``; ``score = w . x_t`` before it."""
     state[SQNORM] = max(0.0, a * a * state[SQNORM] + 2.0 * a * b * score
                         + b * b * sq)
     if a != 1.0:
         s = state[SCALE] * a
-        if s == 0.0:
-            v[:] = 0.0
-            s = 1.0
-        elif abs(s) < 1e-100 or abs(s) > 1e100:
-            v *= s
-            s = 1.0
-        state[SCALE] = s
+        if s == 0.0 or abs(s) < 1e-100 or abs(s) > 1e100:
+            rescale(v, z, state, s)
+        else:
+            state[SCALE] = s
     if b != 0.0:
-        row_axpy(X, t, b / state[SCALE], v)
+        step = b / state[SCALE]
+        row_axpy(X, t, step, v)
+        if z.shape[0]:
+            row_axpy(X, t, step * state[SUM_SCALE], z)
+
+
+@njit(cache=True)
+def rescale(v, z, state, s):
+    """Fold the scale ``s`` into ``v`` (O(d); only when ``s`` under/overflows).
+
+    The running average restarts its accumulators from the sum so far.
+    """
+    if z.shape[0]:
+        z[:] = z - state[SUM_SCALE] * v
+        state[SUM_SCALE] = 0.0
+    v *= s
+    state[SCALE] = 1.0
+
+
+@njit(cache=True)
+def move_coord(j, value, v, z, state):
+    """Set ``w_j = value`` (for updates that are not ``a w + b x``)."""
+    delta = value / state[SCALE] - v[j]
+    state[SQNORM] = max(0.0, state[SQNORM] + value * value
+                        - (state[SCALE] * v[j]) ** 2)
+    v[j] += delta
+    if z.shape[0]:
+        z[j] += delta * state[SUM_SCALE]
 
 
 class LinearClassifier(OnlineClassifier):
     """Base of the learners whose model is a weight vector ``coef_``."""
 
+    _averaging = False
+
     def _init_state(self, n_features):
         self._v = np.zeros(n_features)
-        self._state = np.array([1.0, 0.0])
+        self._z = np.zeros(n_features if self._averaging else 0)
+        self._state = np.array([1.0, 0.0, 0.0])
 
     @property
     def coef_(self):
@@ -65,4 +101,9 @@ class LinearClassifier(OnlineClassifier):
         return (self._state[SCALE] * self._v)[np.newaxis, :]
 
     def _decision(self, X):
-        return safe_sparse_dot(X, self._state[SCALE] * self._v)
+        return safe_sparse_dot(X, self.coef_.ravel())
+
+    def _average(self):
+        """``(1/T) sum_t w_{t+1}`` over the rounds seen (needs averaging on)."""
+        total = (self._state[SUM_SCALE] + self._state[SCALE]) * self._v - self._z
+        return total / max(self.n_rounds_, 1)

@@ -38,13 +38,13 @@ def pa_tau(loss, sq, C, capped, gamma):
 
 
 @njit(cache=True)
-def pa_pass(X, y, v, state, mistakes, margins, C, capped, gamma, epsilon):
+def pa_pass(X, y, v, z, state, mistakes, margins, C, capped, gamma, epsilon):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
         if tau != 0.0:
-            scale_add(X, t, 1.0, tau * y[t], v, state, score, sq)
+            scale_add(X, t, 1.0, tau * y[t], v, z, state, score, sq)
             n_updates += 1
     return n_updates
 
@@ -102,6 +102,6 @@ class PA(LinearClassifier):
 
     def _learn(self, X, y, mistakes, margins):
         C, capped, gamma = self._rule()
-        return pa_pass(X, y, self._v, self._state, mistakes, margins,
+        return pa_pass(X, y, self._v, self._z, self._state, mistakes, margins,
                        C, capped, gamma, float(self.epsilon))
 

@@ -15,13 +15,13 @@ def perceptron_step(score, y):
 
 
 @njit(cache=True)
-def perceptron_pass(X, y, v, state, mistakes, margins):
+def perceptron_pass(X, y, v, z, state, mistakes, margins):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
         b = perceptron_step(score, y[t])
         if b != 0.0:
-            scale_add(X, t, 1.0, b, v, state, score, sq)
+            scale_add(X, t, 1.0, b, v, z, state, score, sq)
             n_updates += 1
     return n_updates
 
@@ -51,4 +51,4 @@ class Perceptron(LinearClassifier):
         self.random_state = random_state
 
     def _learn(self, X, y, mistakes, margins):
-        return perceptron_pass(X, y, self._v, self._state, mistakes, margins)
+        return perceptron_pass(X, y, self._v, self._z, self._state, mistakes, margins)
