@@ -105,5 +105,6 @@ class LinearClassifier(OnlineClassifier):
 
     def _average(self):
         """``(1/T) sum_t w_{t+1}`` over the rounds seen (needs averaging on)."""
-        total = (self._state[SUM_SCALE] + self._state[SCALE]) * self._v - self._z
+        s, sum_s = self._state[SCALE], self._state[SUM_SCALE]
+        total = (sum_s + s) * self._v - self._z
         return total / max(self.n_rounds_, 1)

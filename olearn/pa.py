@@ -38,7 +38,8 @@ def pa_tau(loss, sq, C, capped, gamma):
 
 
 @njit(cache=True)
-def pa_pass(X, y, v, z, state, mistakes, margins, C, capped, gamma, epsilon):
+def pa_pass(X, y, v, z, state, mistakes, margins,
+            C, capped, gamma, epsilon):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)

@@ -51,4 +51,5 @@ class Perceptron(LinearClassifier):
         self.random_state = random_state
 
     def _learn(self, X, y, mistakes, margins):
-        return perceptron_pass(X, y, self._v, self._z, self._state, mistakes, margins)
+        return perceptron_pass(X, y, self._v, self._z, self._state,
+                               mistakes, margins)

@@ -1,0 +1,16 @@
+"""Mistake and loss bounds evaluated on finished runs.
+
+Each bound is a function ``<bound>(run, X, y, u, ...)`` of a fitted learner,
+the stream it saw (in order, one pass from ``w = 0``) and a competitor ``u``;
+it returns a :class:`BoundCheck` (``observed``, ``bound``, ``holds``,
+``terms``).  Shared pieces live in ``_common``; a new family adds one module
+and one import line below.
+"""
+import types as _types
+
+from ._common import BoundCheck, checks_frame, svm_competitor
+from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
+
+__all__ = sorted(name for name, value in globals().items()
+                 if not name.startswith("_")
+                 and not isinstance(value, _types.ModuleType))

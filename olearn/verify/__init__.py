@@ -1,0 +1,16 @@
+"""Independent formulations of per-round updates, to check the closed forms.
+
+For a learner whose update is the argmin of a per-round convex program, the
+family module writes that program in cvxpy (``<rule>_program``) and a
+``check_<family>`` helper compares it with the library's compiled update on
+random rounds.  Shared pieces live in ``_common``; a new family adds one
+module and one import line below.
+"""
+import types as _types
+
+from ._common import ProgramSolution, library_step, start_from
+from .pa import check_pa, pa_program, random_pa_round
+
+__all__ = sorted(name for name, value in globals().items()
+                 if not name.startswith("_")
+                 and not isinstance(value, _types.ModuleType))
