@@ -10,7 +10,8 @@ classifier.  It owns everything that is not the algorithm: input validation
     (the prediction is the positive class iff the score is > 0, as ``predict``);
 ``margins_``
     ``y_t f_t(x_t)`` per round, in the -1/+1 coding, before the update;
-``n_mistakes_``, ``n_updates_``, ``n_rounds_``.
+``n_mistakes_``, ``n_updates_``, ``n_rounds_``
+    counts of mistakes, of rounds that changed the model, of rounds seen.
 
 A subclass provides the algorithm through three hooks:
 
