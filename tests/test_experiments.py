@@ -1,0 +1,311 @@
+"""The experiment runner: tasks, pairing, parallel backends, cache, summaries, plots."""
+import sys
+import types
+
+import joblib
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+
+import olearn
+from olearn import PA, Perceptron
+from olearn import experiments as ex
+
+matplotlib.use("Agg")
+
+N, D, P = 120, 4, 3
+COMPARED = [c for c in ex.TABLE_COLUMNS if c not in ("seconds", "cached")]
+
+
+def noisy_stream(n=N, d=D, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X @ rng.normal(size=d) + 0.5 * rng.normal(size=n) > 0, 1, -1)
+    return X, y
+
+
+X, Y = noisy_stream()
+LEARNERS = {"perceptron": Perceptron(), "pa1": PA(C=0.1, variant="PA-I")}
+
+
+def quiet_run(learners=LEARNERS, X=X, y=Y, n_permutations=P, **kwargs):
+    kwargs.setdefault("cache", False)
+    kwargs.setdefault("progress", False)
+    return ex.run(learners, X, y, n_permutations, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return quiet_run()
+
+
+def same_results(a, b):
+    pd.testing.assert_frame_equal(a.table[COMPARED], b.table[COMPARED])
+    assert a.curves.keys() == b.curves.keys()
+    for label in a.curves:
+        np.testing.assert_array_equal(a.curves[label], b.curves[label])
+
+
+# -- the table and the curves ---------------------------------------------------
+def test_table_is_tidy_with_typed_columns(result):
+    table = result.table
+    assert list(table.columns) == ex.TABLE_COLUMNS
+    assert len(table) == len(LEARNERS) * P
+    assert list(table["learner"]) == ["perceptron"] * P + ["pa1"] * P
+    assert list(table["permutation"]) == list(range(P)) * 2
+    for column in ("permutation", "n_rounds", "n_mistakes", "n_updates"):
+        assert pd.api.types.is_integer_dtype(table[column]), column
+    for column in ("mistake_rate", "n_support", "seconds"):
+        assert pd.api.types.is_float_dtype(table[column]), column
+    assert (table["n_rounds"] == N).all()
+    np.testing.assert_allclose(table["mistake_rate"],
+                               table["n_mistakes"] / table["n_rounds"])
+    assert table["n_support"].isna().all()  # linear learners have no support set
+    assert (table["seconds"] > 0).all() and not table["cached"].any()
+    assert result.n_computed == len(table) and result.n_cached == 0
+    # the stream is noisy: the orders matter
+    assert table.groupby("learner")["n_mistakes"].nunique().min() > 1
+
+
+def test_every_learner_sees_the_same_documented_permutations(result):
+    for p in range(P):
+        order = np.random.default_rng([0, p]).permutation(N)
+        for label, learner in LEARNERS.items():
+            reference = type(learner)(**learner.get_params()).fit(X[order], Y[order])
+            row = result.table[(result.table["learner"] == label)
+                               & (result.table["permutation"] == p)].iloc[0]
+            assert row["n_mistakes"] == reference.n_mistakes_
+            assert row["n_updates"] == reference.n_updates_
+            np.testing.assert_array_equal(result.mistakes(label)[p],
+                                          reference.mistakes_)
+            running = np.cumsum(reference.mistakes_) / np.arange(1, N + 1)
+            np.testing.assert_allclose(result.curves[label][p], running, rtol=1e-6)
+    assert result.curves["pa1"].dtype == np.float32
+    np.testing.assert_array_equal(result.rounds["pa1"], np.arange(1, N + 1))
+
+
+def test_runs_are_reproducible_and_permutations_do_not_depend_on_their_number(result):
+    same_results(result, quiet_run())
+    shorter = quiet_run(n_permutations=2)
+    pd.testing.assert_frame_equal(
+        shorter.table[COMPARED],
+        result.table[result.table["permutation"] < 2][COMPARED].reset_index(drop=True))
+    other_seed = quiet_run(random_state=1)
+    assert not np.array_equal(other_seed.table["n_mistakes"], result.table["n_mistakes"])
+
+
+def test_list_of_learners_is_labelled_by_repr_and_labels_must_be_unique():
+    out = quiet_run([Perceptron(), PA(C=0.1, variant="PA-I")], n_permutations=1)
+    assert out.learners == ["Perceptron()", "PA(C=0.1, variant='PA-I')"]
+    with pytest.raises(ValueError, match="more than once"):
+        quiet_run([PA(), PA()])
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_permutations": 0}, "n_permutations"),
+    ({"random_state": -1}, "random_state"),
+    ({"y": Y[:-1]}, "as many rows"),
+    ({"n_rounds": N + 1}, "exceeds"),
+    ({"learners": {}}, "empty"),
+])
+def test_bad_arguments_raise_value_errors(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        quiet_run(**kwargs)
+
+
+def test_epochs_prefixes_sparse_input_and_support_sizes():
+    class SupportPerceptron(Perceptron):
+        """A kernel-style learner: its support set is the rounds it updated on."""
+
+        @property
+        def n_support_(self):
+            return self.n_updates_
+
+    learners = {"two_epochs": PA(n_epochs=2), "support": SupportPerceptron()}
+    full = quiet_run(learners)
+    table = full.table.set_index("learner")
+    assert (table.loc["two_epochs", "n_rounds"] == 2 * N).all()
+    assert full.curves["two_epochs"].shape == (P, 2 * N)
+    np.testing.assert_array_equal(table.loc["support", "n_support"],
+                                  table.loc["support", "n_updates"])
+
+    same_on_csr = quiet_run(learners, X=sp.csr_matrix(X))
+    same_results(full, same_on_csr)
+
+    prefix = quiet_run({"perceptron": Perceptron()}, n_rounds=50)
+    whole = quiet_run({"perceptron": Perceptron()})
+    first_50 = whole.mistakes("perceptron")[:, :50]
+    np.testing.assert_array_equal(prefix.mistakes("perceptron"), first_50)
+    assert (prefix.table["n_mistakes"] == first_50.sum(axis=1)).all()
+
+
+def test_long_streams_keep_curves_at_a_log_linear_grid():
+    grid = ex.checkpoint_rounds(10_000, 100)
+    assert grid[0] == 1 and grid[-1] == 10_000 and len(grid) <= 100
+    assert np.all(np.diff(grid) > 0)
+    assert np.sum(grid <= 100) >= 15  # a linear grid would put 1 point there
+    thinned = quiet_run(curve_points=30)
+    rounds = thinned.rounds["pa1"]
+    assert len(rounds) <= 30 and rounds[-1] == N
+    full = quiet_run()
+    np.testing.assert_array_equal(thinned.curves["pa1"],
+                                  full.curves["pa1"][:, rounds - 1])
+
+
+# -- parallel backends --------------------------------------------------------
+def test_two_loky_processes_give_the_sequential_result(result):
+    same_results(result, quiet_run(n_jobs=2))
+
+
+def test_a_dask_cluster_runs_the_same_grid(result):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2,
+                                  processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        with joblib.parallel_backend("dask"):
+            on_dask = quiet_run(n_jobs=-1)
+    same_results(result, on_dask)
+
+
+# -- cache --------------------------------------------------------------------
+def test_cache_reuses_finished_tasks_and_invalidates_on_change(tmp_path, monkeypatch):
+    cached = dict(cache=True, cache_dir=tmp_path)
+    first = quiet_run(**cached)
+    assert (first.n_computed, first.n_cached) == (6, 0)
+    again = quiet_run(**cached)
+    assert (again.n_computed, again.n_cached) == (0, 6)
+    assert again.table["cached"].all()
+    pd.testing.assert_frame_equal(first.table.drop(columns="cached"),
+                                  again.table.drop(columns="cached"))  # seconds too
+    same_results(first, again)
+
+    more = quiet_run({**LEARNERS, "pa2": PA(C=0.1, variant="PA-II")},
+                     n_permutations=P + 1, **cached)
+    assert more.n_computed == (P + 1) + 2  # pa2 everywhere, one new permutation
+    assert quiet_run({"pa1": PA(C=0.2, variant="PA-I")}, **cached).n_computed == P
+    assert quiet_run({"pa1": LEARNERS["pa1"]}, y=-Y, **cached).n_computed == P
+    assert quiet_run({"pa1": LEARNERS["pa1"]}, n_rounds=N - 1, **cached).n_computed == P
+    assert quiet_run({"pa1": LEARNERS["pa1"]}, random_state=5, **cached).n_computed == P
+
+    monkeypatch.setattr(olearn, "__version__", "0.0.0-test")
+    assert quiet_run(**cached).n_computed == 6
+    monkeypatch.undo()
+
+    for path in tmp_path.rglob("*.npz"):  # damaged files are recomputed
+        path.write_bytes(b"not a zip file")
+    repaired = quiet_run(**cached)
+    assert repaired.n_computed == 6
+    same_results(first, repaired)
+
+
+def test_cache_keys_follow_parameters_not_object_identity():
+    fingerprint = ex.data_fingerprint(X, Y)
+    key = ex.task_key(PA(C=0.1), fingerprint, (0, 0), N)[0]
+    assert key == ex.task_key(PA(C=0.1), fingerprint, (0, 0), N)[0]
+    assert key != ex.task_key(PA(C=0.1, epsilon=0.5), fingerprint, (0, 0), N)[0]
+    assert key != ex.task_key(PA(C=0.1), fingerprint, (0, 1), N)[0]
+    assert ex.data_fingerprint(sp.csr_matrix(X), Y) != fingerprint
+    assert ex.data_fingerprint(X, Y) == fingerprint
+
+
+# -- summaries ----------------------------------------------------------------
+def test_summary_t_interval_matches_scipy():
+    rates = {"a": [0.10, 0.20, 0.30, 0.50], "b": [0.2, 0.2, 0.3], "c": [0.4]}
+    rows = [{"learner": k, "permutation": p, "mistake_rate": r, "n_mistakes": 10 * r,
+             "n_updates": 1.0, "n_support": np.nan, "seconds": 0.5}
+            for k, values in rates.items() for p, r in enumerate(values)]
+    summary = ex.summarize(pd.DataFrame(rows))
+    assert list(summary.index) == ["a", "b", "c"]
+    for label in ("a", "b"):
+        values = np.array(rates[label])
+        low, high = stats.t.interval(0.95, len(values) - 1, loc=values.mean(),
+                                     scale=stats.sem(values))
+        row = summary.loc[label]
+        assert row["n_permutations"] == len(values)
+        assert row["mistake_rate_mean"] == pytest.approx(values.mean())
+        assert row["mistake_rate_std"] == pytest.approx(values.std(ddof=1))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
+    assert summary.loc["c", "mistake_rate_mean"] == 0.4
+    assert np.isnan(summary.loc["c", "ci_low"])  # one permutation: no interval
+
+
+def test_curve_bands_match_scipy_per_round(result):
+    curves = result.curves["pa1"].astype(float)
+    mean, low, high = ex.curve_band(curves, "ci95")
+    t = 100
+    ref = stats.t.interval(0.95, P - 1, loc=curves[:, t].mean(),
+                           scale=stats.sem(curves[:, t]))
+    assert (low[t], high[t]) == pytest.approx(ref)
+    _, low, high = ex.curve_band(curves, "std")
+    np.testing.assert_allclose(high - mean, curves.std(axis=0, ddof=1))
+    with pytest.raises(ValueError, match="band"):
+        ex.curve_band(curves, "iqr")
+
+
+def test_saved_results_round_trip_and_compare(result, tmp_path):
+    ex.save_result(result, tmp_path / "run")
+    loaded = ex.load_result(tmp_path / "run")
+    pd.testing.assert_frame_equal(loaded.table[COMPARED], result.table[COMPARED],
+                                  check_dtype=False)
+    pd.testing.assert_frame_equal(loaded.summary(), result.summary())
+    assert loaded.provenance["data_fingerprint"] == ex.data_fingerprint(X, Y)
+    assert loaded.provenance["learners"]["pa1"]["params"]["C"] == 0.1
+    assert loaded.provenance["olearn_version"] == olearn.__version__
+
+    quick = quiet_run(n_permutations=2)
+    diff = ex.compare_to_stored(quick, tmp_path / "run", tol=0.02)
+    assert list(diff.index) == ["perceptron", "pa1"]
+    expected = abs(quick.summary()["mistake_rate_mean"]
+                   - result.summary()["mistake_rate_mean"])
+    np.testing.assert_allclose(diff["abs_diff"], expected)
+    assert list(diff["within_tol"]) == list(expected <= 0.02)
+    assert not ex.compare_to_stored(quick, result, tol=0.0)["within_tol"].all()
+    with pytest.raises(ValueError, match="not in the stored"):
+        ex.compare_to_stored(quiet_run({"new": PA(C=3.0)}, n_permutations=1),
+                             result, tol=1.0)
+
+
+# -- helpers for the book -----------------------------------------------------
+@pytest.mark.parametrize("value, quick", [("1", True), ("true", True),
+                                          ("0", False), ("", False)])
+def test_quick_mode_reads_the_environment(monkeypatch, value, quick):
+    monkeypatch.setenv("OLEARN_QUICK", value)
+    assert ex.quick_mode() is quick
+    assert ex.n_permutations(20, 3) == (3 if quick else 20)
+
+
+def test_run_dataset_loads_and_transforms(monkeypatch):
+    fake = types.ModuleType("olearn.datasets")
+    fake.load = lambda name, subset="all": (X[:60], Y[:60]) if subset == "train" else None
+    monkeypatch.setitem(sys.modules, "olearn.datasets", fake)
+    monkeypatch.setattr(olearn, "datasets", fake, raising=False)
+    out = ex.run_dataset("toy", {"p": Perceptron()}, 2, transform=lambda A: 2 * A,
+                         load_kwargs={"subset": "train"}, cache=False, progress=False)
+    assert (out.table["dataset"] == "toy").all() and (out.table["n_rounds"] == 60).all()
+    assert out.provenance["dataset"] == "toy"
+    assert out.provenance["data_fingerprint"] == ex.data_fingerprint(2 * X[:60], Y[:60])
+
+
+def test_progress_bar_reports_on_stderr_unless_silenced(capsys):
+    quiet_run(n_permutations=1, progress=True)
+    assert "2/2" in capsys.readouterr().err
+    quiet_run(n_permutations=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_plot_draws_one_line_and_one_band_per_learner(result):
+    from olearn.plotting import plot_mistake_curves
+
+    ax = plot_mistake_curves(result, log_x=True)
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["perceptron", "pa1"]
+    assert len(ax.collections) == 2 and ax.get_xscale() == "log"
+    np.testing.assert_allclose(lines[1].get_ydata(),
+                               result.curves["pa1"].astype(float).mean(axis=0))
+    ax = plot_mistake_curves(result, band=None, max_points=10)
+    assert len(ax.collections) == 0 and len(ax.get_lines()[0].get_xdata()) <= 10
+    with pytest.raises(ValueError, match="no curves"):
+        plot_mistake_curves(ex.Result(table=result.table))
