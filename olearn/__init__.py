@@ -3,9 +3,17 @@
 Importing olearn compiles nothing: every compiled loop is built (or loaded
 from numba's on-disk cache) on its first call.
 """
+from .alma import ALMA
 from .averaged import Averaged
+from .feature_selection import (FeatureSelected, game_theoretic_selection,
+                                information_gain, pair_information_gain)
+from .norma import NORMA
 from .pa import PA
 from .perceptron import Perceptron
+from .romma import AggressiveROMMA, ROMMA
 
 __version__ = "0.1.0"
-__all__ = ["Averaged", "PA", "Perceptron", "__version__"]
+__all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected", "NORMA",
+           "PA", "Perceptron", "ROMMA", "__version__",
+           "game_theoretic_selection", "information_gain",
+           "pair_information_gain"]

@@ -12,11 +12,11 @@ storing hypotheses.
 """
 from sklearn.base import clone
 from sklearn.utils.extmath import safe_sparse_dot
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 import numpy as np
 
-from .base import OnlineClassifier
+from .base import OnlineClassifier, validate_rows
 from .linear import LinearClassifier
 from .perceptron import Perceptron
 
@@ -77,6 +77,5 @@ class Averaged(OnlineClassifier):
     def decision_function(self, X):
         """Score of each row under the averaged hypothesis."""
         check_is_fitted(self, "learner_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
-                          reset=False)
+        X = validate_rows(self, X)
         return np.asarray(safe_sparse_dot(X, self.coef_.ravel())).ravel()

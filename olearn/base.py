@@ -35,6 +35,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 
+class NonNumericInputError(TypeError, ValueError):
+    """X holds objects that are not numbers (a ValueError, and the TypeError
+    scikit-learn's conventions expect)."""
+
+
 def check_positive(name, value, allow_zero=False):
     """Raise a plain ``ValueError`` unless ``value`` is a finite real > 0 (>= 0)."""
     ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -43,6 +48,15 @@ def check_positive(name, value, allow_zero=False):
         bound = ">= 0" if allow_zero else "> 0"
         raise ValueError(f"{name} must be a finite number {bound}, "
                          f"got {value!r}.")
+
+
+def validate_rows(estimator, X):
+    """Rows to score: float64, dense or CSR, as many features as at fit."""
+    try:
+        return validate_data(estimator, X, accept_sparse="csr",
+                             dtype=np.float64, reset=False)
+    except TypeError as error:
+        raise NonNumericInputError(str(error)) from error
 
 
 def compiled_rows(X):
@@ -103,21 +117,20 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         elif classes is not None and not np.array_equal(
                 np.unique(classes), self.classes_):
             raise ValueError(
-                f"classes={list(np.unique(classes))} differs from the classes "
-                f"of the first call to partial_fit, {list(self.classes_)}.")
+                f"classes={np.unique(classes).tolist()} differs from the classes "
+                f"of the first call to partial_fit, {self.classes_.tolist()}.")
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise ValueError(
-                f"y has labels {list(unknown)} that are not among the classes "
-                f"{list(self.classes_)}.")
+                f"y has labels {unknown.tolist()} that are not among the classes "
+                f"{self.classes_.tolist()}.")
         self._run(X, self._encode(y))
         return self
 
     def decision_function(self, X):
         """Score of each row under the current model; > 0 means ``classes_[1]``."""
         check_is_fitted(self, "classes_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
-                          reset=False)
+        X = validate_rows(self, X)
         return np.asarray(self._decision(X), dtype=np.float64).ravel()
 
     def predict(self, X):
@@ -139,9 +152,12 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """Validate the learner's own hyper-parameters (subclasses)."""
 
     def _validate(self, X, y, reset):
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=np.float64, reset=reset,
-                             y_numeric=False, multi_output=False)
+        try:
+            X, y = validate_data(self, X, y, accept_sparse="csr",
+                                 dtype=np.float64, reset=reset,
+                                 y_numeric=False, multi_output=False)
+        except TypeError as error:
+            raise NonNumericInputError(str(error)) from error
         check_classification_targets(y)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
@@ -157,11 +173,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"Only binary classification is supported: {name} learns "
                 f"two classes, but {source} has {labels.size}: "
-                f"{list(labels)}.")
+                f"{labels.tolist()}.")
         if labels.size < 2:
             raise ValueError(
                 f"{name} needs two classes, but {source} has only "
-                f"{labels.size} class: {list(labels)}. Pass "
+                f"{labels.size} class: {labels.tolist()}. Pass "
                 f"classes=[negative, positive] to partial_fit to start from "
                 f"one label.")
         self.classes_ = labels

@@ -1,0 +1,100 @@
+"""NORMA, linear version (Kivinen, Smola and Williamson 2004, "Online learning with kernels").
+
+NORMA is stochastic gradient descent on the instantaneous regularised risk
+``lam/2 ||w||^2 + l(w.x_t, y_t)``.  For classification with the soft-margin
+loss ``l = max(0, rho - y w.x)`` (KSW, section III, classification case) the
+gradient step is
+
+    w_{t+1} = (1 - eta_t lam) w_t + eta_t sigma_t y_t x_t,
+    sigma_t = 1 if y_t w_t.x_t < rho else 0,
+
+the kernel expansion ``f = sum_i alpha_i k(x_i, .)`` with ``alpha_i <- (1 - eta lam) alpha_i``
+and ``alpha_t = eta sigma_t y_t`` written as a weight vector (the "linear NORMA"
+baseline of the regularized online learning paper).  ``eta_t`` is constant
+(KSW's mistake and tracking bounds) or ``eta / sqrt(t)`` (their regret bound),
+with ``t`` counting every round seen.  Every round shrinks ``w``; with
+``w = s v`` that is one multiplication of ``s`` (:func:`olearn.linear.scale_add`),
+so a round costs O(nnz(x_t)).
+
+Not implemented: KSW's unregularised offset ``b`` (add a constant feature,
+which is then regularised too) and the nu-trick that adapts ``rho``.
+"""
+import math
+
+from numba import njit
+
+from .base import check_positive
+from .linear import LinearClassifier, predict_round, scale_add
+
+SCHEDULES = ("constant", "sqrt")
+
+
+@njit(cache=True)
+def norma_coefficients(margin, eta, lam, rho, y):
+    """``(a, b) = (1 - eta lam, eta sigma_t y_t)`` with ``sigma_t = [y_t w.x_t < rho]``."""
+    return 1.0 - eta * lam, (eta * y if margin < rho else 0.0)
+
+
+@njit(cache=True)
+def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
+               decay, t0):
+    n_updates = 0
+    for t in range(y.shape[0]):
+        score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        eta_t = eta / math.sqrt(t0 + t + 1.0) if decay else eta
+        a, b = norma_coefficients(y[t] * score, eta_t, lam, rho, y[t])
+        scale_add(X, t, a, b, v, z, state, score, sq)
+        if b != 0.0:
+            n_updates += 1
+    return n_updates
+
+
+class NORMA(LinearClassifier):
+    """Linear NORMA: ``w <- (1 - eta_t lam) w + eta_t [y w.x < rho] y x`` (see :mod:`olearn.norma`).
+
+    ``n_updates_`` counts the rounds with ``sigma_t = 1``; the shrinkage
+    happens on every round.
+
+    Parameters
+    ----------
+    eta : float, default=0.1
+        Learning rate (``eta_1`` for ``schedule="sqrt"``).
+    lam : float, default=0.01
+        Regularisation ``lambda >= 0``; ``eta * lam`` must be ``< 1``.
+    rho : float, default=1.0
+        Margin of the soft-margin loss ``max(0, rho - y w.x)``; must be > 0
+        (with ``rho = 0`` the strict test ``y w.x < rho`` never fires from
+        ``w = 0``).
+    schedule : {"constant", "sqrt"}, default="constant"
+        ``eta_t = eta`` or ``eta_t = eta / sqrt(t)``.
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
+    """
+
+    def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", *,
+                 n_epochs=1, shuffle=False, random_state=None):
+        self.eta = eta
+        self.lam = lam
+        self.rho = rho
+        self.schedule = schedule
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_positive("eta", self.eta)
+        check_positive("lam", self.lam, allow_zero=True)
+        check_positive("rho", self.rho)
+        if self.eta * self.lam >= 1:
+            raise ValueError(
+                f"eta * lam must be < 1 so that the shrinkage 1 - eta*lam is "
+                f"positive, got eta={self.eta!r}, lam={self.lam!r}.")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {SCHEDULES}, "
+                             f"got {self.schedule!r}.")
+
+    def _learn(self, X, y, mistakes, margins):
+        return norma_pass(X, y, self._v, self._z, self._state, mistakes,
+                          margins, float(self.eta), float(self.lam),
+                          float(self.rho), self.schedule == "sqrt",
+                          float(self.n_rounds_))
