@@ -10,10 +10,13 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
 from .norma import NORMA
 from .pa import PA
 from .perceptron import Perceptron
+from .regularized import (L1ConstrainedPA, L2ConstrainedPA,
+                          ObjectiveRegularizedPA)
 from .romma import AggressiveROMMA, ROMMA
 
 __version__ = "0.1.0"
-__all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected", "NORMA",
-           "PA", "Perceptron", "ROMMA", "__version__",
+__all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
+           "L1ConstrainedPA", "L2ConstrainedPA", "NORMA",
+           "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
