@@ -101,10 +101,13 @@ def load(
 ) -> Dataset:
     """Load a data set or task by name (see :func:`names`); ``X, y = load(name)``.
 
-    subset    "train", "test" or "all" where the data have a split (see
-              ``info(name).subsets``); default ``info(name).default_subset``.
-    features  text corpora only: "binary" (0/1, default), "counts" or "tfidf".
-    data_home, download, verify, base_url: see :func:`fetch`.
+    subset
+        "train", "test" or "all" where the data have a split (see
+        ``info(name).subsets``); default ``info(name).default_subset``.
+    features
+        text corpora only: "binary" (0/1, default), "counts" or "tfidf".
+    data_home, download, verify, base_url
+        see :func:`fetch`.
 
     Returns a :class:`Dataset` (fields X, y, description, name, subset, feature_names,
     source_class). X is CSR float64 for text and LIBSVM data, a dense float64 array for

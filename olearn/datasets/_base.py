@@ -23,16 +23,22 @@ class Dataset:
     ``X, y = dataset`` unpacks the design matrix and the labels (iteration yields
     exactly these two); the other fields are attributes:
 
-    X              scipy.sparse CSR matrix (float64) for text and LIBSVM data,
-                   numpy float64 array for dense numeric data.
-    y              labels (numpy array): the original labels for raw data sets,
-                   -1/+1 for derived binary tasks.
-    description    what the data are, where they come from, how they were encoded.
-    name, subset   registry name and the part loaded ("train", "test" or "all").
-    feature_names  names of the columns when they have names (vocabulary, one-hot
-                   attribute=value), else None.
-    source_class   for tasks built from several classes (four-class pools, one vs
-                   rest): the original class of every row, else None.
+    X
+        scipy.sparse CSR matrix (float64) for text and LIBSVM data,
+        numpy float64 array for dense numeric data.
+    y
+        labels (numpy array): the original labels for raw data sets,
+        -1/+1 for derived binary tasks.
+    description
+        what the data are, where they come from, how they were encoded.
+    name, subset
+        registry name and the part loaded ("train", "test" or "all").
+    feature_names
+        names of the columns when they have names (vocabulary, one-hot
+        attribute=value), else None.
+    source_class
+        for tasks built from several classes (four-class pools, one vs
+        rest): the original class of every row, else None.
     """
 
     X: Any

@@ -48,15 +48,21 @@ class DataNotFoundError(FileNotFoundError):
 class DataFile:
     """One stored file of a data set.
 
-    path:         location inside the data home, ``"<name>/<file>"``.
-    sha256:       sha256 of the uncompressed content (see the module docstring).
-    size:         byte length of the uncompressed content.
-    source_url:   the original public file this one comes from.
-    download_url: a public file whose (decompressed) content is exactly ours, or None
-                  when our file was converted from the original and so cannot be
-                  downloaded and checked automatically.
-    conversion:   for converted files: how to rebuild ours from ``source_url``
-                  (names a function of :mod:`olearn.datasets`).
+    path
+        location inside the data home, ``"<name>/<file>"``.
+    sha256
+        sha256 of the uncompressed content (see the module docstring).
+    size
+        byte length of the uncompressed content.
+    source_url
+        the original public file this one comes from.
+    download_url
+        a public file whose (decompressed) content is exactly ours, or None
+        when our file was converted from the original and so cannot be
+        downloaded and checked automatically.
+    conversion
+        for converted files: how to rebuild ours from ``source_url``
+        (names a function of :mod:`olearn.datasets`).
     """
 
     path: str

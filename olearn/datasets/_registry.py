@@ -132,14 +132,21 @@ FILES: dict[str, DataFile] = {
 class Entry:
     """One loadable name.
 
-    kind            "raw" (a data set as stored, original labels) or "task" (a binary
-                    task or class pool derived from a raw set, labels -1/+1).
-    files           paths (keys of :data:`FILES`) the loader reads.
-    loader          ``loader(paths, subset, features) -> Loaded``.
-    page_url        the public page describing the original data.
-    subsets         the parts that can be loaded; ``default_subset`` is used by default.
-    text            True for corpora (``features=`` chooses binary/counts/tfidf).
-    four_phase      the classes of the four-phase stream built from this pool, if any.
+    kind
+        "raw" (a data set as stored, original labels) or "task" (a binary
+        task or class pool derived from a raw set, labels -1/+1).
+    files
+        paths (keys of :data:`FILES`) the loader reads.
+    loader
+        ``loader(paths, subset, features) -> Loaded``.
+    page_url
+        the public page describing the original data.
+    subsets
+        the parts that can be loaded; ``default_subset`` is used by default.
+    text
+        True for corpora (``features=`` chooses binary/counts/tfidf).
+    four_phase
+        the classes of the four-phase stream built from this pool, if any.
     """
 
     name: str

@@ -143,10 +143,13 @@ def _draw_classes(probabilities: np.ndarray, rng: np.random.Generator) -> np.nda
 def four_phase_stream(X, y_class, P1, P2, N1, N2, n_per_phase: int, random_state=None) -> FourPhaseStream:
     """Sample the four-phase non-stationary stream of [REG] section 4 from a pool.
 
-    X            pool of instances (array or sparse matrix), one row per instance.
-    y_class      class of every pool row; P1, P2, N1, N2 must be four distinct values
-                 present in it (other classes are ignored).
-    n_per_phase  instances per phase (the paper: 500 for USPS, 800 for text).
+    X
+        pool of instances (array or sparse matrix), one row per instance.
+    y_class
+        class of every pool row; P1, P2, N1, N2 must be four distinct values
+        present in it (other classes are ignored).
+    n_per_phase
+        instances per phase (the paper: 500 for USPS, 800 for text).
 
     Returns ``FourPhaseStream(X, y, phase, source_class)`` with ``4 * n_per_phase`` rows;
     see the module docstring for the schedule and the sampling without replacement.
