@@ -1,7 +1,7 @@
 """ALMA_p(alpha): approximate large margin algorithm (Gentile 2001, JMLR 2:213-242).
 
 With ``w_1 = 0`` and ``k = 1`` (one more than the number of updates so far),
-Gentile's Figure 1 runs, for every example,
+Gentile's Figure 1 runs, for every example::
 
     x^_t = x_t / ||x_t||_p,
     gamma_k = B sqrt(p - 1) / sqrt(k),      eta_k = C / (sqrt(p - 1) sqrt(k)),

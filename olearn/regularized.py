@@ -461,7 +461,7 @@ class L1ConstrainedPA(_RegularizedPA):
     exactly (:mod:`olearn._l1ball`: Newton search over the margin multiplier
     around an exact, warm-started L1-ball projection), only on rounds where
     ``w_t`` violates a constraint.  The projection soft-thresholds every
-    nonzero weight, so an update costs O(|supp(w_t)| + nnz(x_t)) per Newton
+    nonzero weight, so an update costs ``O(|supp(w_t)| + nnz(x_t))`` per Newton
     step (the support is tracked; never O(d) per round, O(d) once per call
     to rebuild it).  An infeasible round (``beta ||x_t||_inf < 1``) moves to
     the point of the ball with the largest margin closest to ``w_t``.  The
