@@ -1,0 +1,75 @@
+"""The book's stored full-run results: present, parseable, consistent, with provenance.
+
+Each chapter that runs an experiment stores its full run (``OLEARN_QUICK`` unset)
+under ``book/results/<chapter>/<dataset>/`` with ``olearn.experiments.save_result``;
+in quick mode the chapter checks its subset against these files, so they must be
+complete and must describe how they were made.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from olearn.experiments import TABLE_COLUMNS, load_result, summarize
+
+RESULTS = Path(__file__).resolve().parents[1] / "book" / "results"
+STORED = sorted(p.parent for p in RESULTS.glob("*/*/table.csv"))
+PROVENANCE_KEYS = {"olearn_version", "git_commit", "date_utc", "dataset", "data_fingerprint",
+                   "n_samples", "n_features", "n_rounds", "n_permutations", "random_state",
+                   "quick_mode", "versions", "learners"}
+
+# what each chapter promises: {chapter: (datasets, learners, permutations)}
+EXPECTED = {
+    "perceptron_pa": ({"german.numer", "spambase"}, ["Perceptron", "PA", "PA-I", "PA-II"], 20),
+}
+
+
+def _name(path):
+    return f"{path.parent.name}/{path.name}"
+
+
+@pytest.mark.parametrize("chapter", sorted(EXPECTED))
+def test_every_expected_result_is_stored(chapter):
+    datasets = EXPECTED[chapter][0]
+    stored = {p.name for p in STORED if p.parent.name == chapter}
+    assert stored == datasets, f"book/results/{chapter} holds {sorted(stored)}"
+
+
+@pytest.mark.parametrize("path", STORED, ids=_name)
+def test_stored_result_parses_and_is_a_full_run(path):
+    for file in ("table.csv", "summary.csv", "provenance.json"):
+        assert (path / file).is_file(), file
+    result = load_result(path)
+    table, provenance = result.table, result.provenance
+    assert list(table.columns) == TABLE_COLUMNS
+    assert PROVENANCE_KEYS <= set(provenance), PROVENANCE_KEYS - set(provenance)
+    assert provenance["quick_mode"] is False
+    assert provenance["dataset"] == path.name and set(table["dataset"]) == {path.name}
+    assert len(provenance["git_commit"] or "") == 40
+    pd.Timestamp(provenance["date_utc"])  # an ISO date
+    # every learner ran on every permutation 0..P-1 of a stream of n_rounds rounds
+    P = provenance["n_permutations"]
+    assert set(provenance["learners"]) == set(table["learner"])
+    for _, group in table.groupby("learner"):
+        assert sorted(group["permutation"]) == list(range(P))
+    assert (table["n_rounds"] == provenance["n_rounds"]).all()
+    assert (table["n_mistakes"] <= table["n_rounds"]).all()
+    np.testing.assert_allclose(table["mistake_rate"], table["n_mistakes"] / table["n_rounds"])
+
+
+@pytest.mark.parametrize("path", STORED, ids=_name)
+def test_stored_summary_is_the_summary_of_the_stored_table(path):
+    summary = pd.read_csv(path / "summary.csv", index_col="learner")
+    recomputed = summarize(load_result(path).table)
+    pd.testing.assert_frame_equal(summary, recomputed, check_dtype=False, rtol=1e-12)
+
+
+@pytest.mark.parametrize("path", [p for p in STORED if p.parent.name in EXPECTED], ids=_name)
+def test_stored_result_has_what_the_chapter_promises(path):
+    _, learners, permutations = EXPECTED[path.parent.name]
+    provenance = json.loads((path / "provenance.json").read_text())
+    assert list(provenance["learners"]) == sorted(learners)  # json.dump(sort_keys=True)
+    assert provenance["n_permutations"] == permutations
+    assert provenance["n_rounds"] == provenance["n_samples"]  # the whole stream
