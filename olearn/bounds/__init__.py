@@ -10,6 +10,8 @@ import types as _types
 
 from ._common import BoundCheck, checks_frame, svm_competitor
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
+from .regularized import (drifting_stream, l1_constrained_bound,
+                          l2_constrained_bound, objective_regularized_bound)
 
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith("_")
