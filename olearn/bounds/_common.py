@@ -146,7 +146,8 @@ def check_replay(run, stream, coefficients):
             f"saw, in the same order, from a single pass started at w = 0.")
 
 
-def svm_competitor(X, y, C=1.0, loss="hinge", max_iter=200_000, tol=1e-6):
+def svm_competitor(X, y, C=1.0, loss="hinge", max_iter=200_000, tol=1e-6,
+                   random_state=0):
     """A competitor ``u`` from a batch linear SVM without intercept.
 
     ``loss="hinge"`` minimises ``1/2 ||u||^2 + C sum_t max(0, 1 - y_t u.x_t)``
@@ -157,9 +158,10 @@ def svm_competitor(X, y, C=1.0, loss="hinge", max_iter=200_000, tol=1e-6):
     dual=True)``.  The labels are ordered as in olearn (the larger label is
     +1), so ``u`` is directly comparable with a run's ``coef_``.  The bounds
     hold for any ``u``, so an SVM stopped before convergence is still a valid
-    competitor, only a weaker one.
+    competitor, only a weaker one.  ``random_state`` seeds the dual
+    coordinate order (liblinear shuffles), so ``u`` is reproducible.
     """
     svm = LinearSVC(C=C, loss=loss, fit_intercept=False, dual=True,
-                    max_iter=max_iter, tol=tol)
+                    max_iter=max_iter, tol=tol, random_state=random_state)
     svm.fit(X, y)
     return svm.coef_.ravel().astype(np.float64)
