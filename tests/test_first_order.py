@@ -5,13 +5,12 @@ paper's formulas (weights, mistakes, number of updates) on german.numer and on
 a synthetic sparse stream; dense and CSR input give the same run; several
 ``partial_fit`` calls equal one ``fit``; bad parameters raise ``ValueError``;
 scikit-learn's estimator checks pass (one documented exception).  ROMMA's
-closed form is checked against the cvxpy argmin of the program it solves.
+closed form is checked against its cvxpy program in ``tests/test_verify_romma.py``.
 """
 import math
 import os
 from pathlib import Path
 
-import cvxpy as cp
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -26,7 +25,6 @@ from sklearn.utils.estimator_checks import (check_classifiers_train,
 from olearn.alma import ALMA
 from olearn.norma import NORMA
 from olearn.romma import ROMMA, AggressiveROMMA, romma_coefficients
-from olearn.verify import library_step
 
 DATA_HOME = Path(os.environ.get("OLEARN_DATA_HOME", "/work/shared/datasets"))
 
@@ -202,91 +200,6 @@ def test_two_epochs_continue_the_run(german):
                                        0.5, 0.1, 1.0, "sqrt")
     assert_array_equal(twice.mistakes_, mistakes_ref)
     assert_allclose(twice.coef_.ravel(), w_ref, rtol=1e-9)
-
-
-# -- ROMMA: the closed form is the argmin of its program ---------------------------
-def romma_program(w_t, x, y):
-    """``argmin ||w||^2 s.t. w.w_t >= ||w_t||^2, y w.x >= 1`` (Li and Long 2002), by cvxpy.
-
-    Returns ``(w, status)``; ``w`` is None unless the status is optimal.
-    """
-    w = cp.Variable(w_t.size)
-    problem = cp.Problem(cp.Minimize(cp.sum_squares(w)),
-                         [w_t @ w >= w_t @ w_t, y * (x @ w) >= 1.0])
-    problem.solve(solver=cp.CLARABEL, tol_gap_abs=1e-11, tol_gap_rel=1e-11,
-                  tol_feas=1e-11)
-    return (w.value if problem.status == cp.OPTIMAL else None), problem.status
-
-
-def random_romma_round(rng, case):
-    """``(w_t, x, y)`` with ``y w_t.x < 1`` in one of the cases of the closed form.
-
-    ``"both"``: ``y s < ||x||^2 ||w_t||^2`` (both constraints active), half of them
-    mistakes; ``"margin only"``: ``||x||^2 ||w_t||^2 <= y s < 1``; ``"zero"``: ``w_t = 0``.
-    """
-    d = int(rng.choice([2, 3, 5, 10, 30]))
-    y = float(rng.choice([-1.0, 1.0]))
-    x = rng.standard_normal(d)
-    x *= 10.0 ** rng.uniform(-1.0, 1.0) / np.linalg.norm(x)
-    xx = x @ x
-    if case == "zero":
-        return np.zeros(d), x, y
-    perp = rng.standard_normal(d)
-    perp -= (perp @ x) / xx * x
-    perp /= np.linalg.norm(perp)
-    if case == "margin only":
-        margin = rng.uniform(0.05, 0.95)                 # y w.x
-        room = margin - margin ** 2                      # X ||w_perp||^2 <= room
-        w = margin * y * x / xx + math.sqrt(rng.uniform(0, 1) * room / xx) * perp
-        return w, x, y
-    margin = rng.uniform(-3.0, 0.0) if rng.random() < 0.5 else rng.uniform(0.0, 0.99)
-    while True:   # away from parallel so that the program is well conditioned
-        w = margin * y * x / xx + 10.0 ** rng.uniform(-1.0, 1.0) * perp
-        if xx * (w @ w) - (w @ x) ** 2 > 1e-2 * xx * (w @ w) and y * (w @ x) < xx * (w @ w):
-            return w, x, y
-
-
-def test_romma_update_is_the_argmin_of_its_program():
-    """>= 200 random rounds over every case: compiled step == cvxpy's argmin."""
-    rng = np.random.default_rng(3)
-    cases = ["both"] * 150 + ["margin only"] * 50 + ["zero"] * 10
-    worst = 0.0
-    for case in cases:
-        w_t, x, y = random_romma_round(rng, case)
-        s, xx, ww = w_t @ x, x @ x, w_t @ w_t
-        assert y * s < 1.0
-        assert (y * s >= xx * ww) == (case != "both")
-        learner = ROMMA() if y * s <= 0 else AggressiveROMMA()
-        csr = rng.random() < 0.5
-        w_lib = library_step(learner, w_t, sp.csr_matrix(x) if csr else x, y)
-        w_cvx, status = romma_program(w_t, x, y)
-        assert status == cp.OPTIMAL
-        scale = max(1.0, np.abs(w_cvx).max())
-        worst = max(worst, np.abs(w_lib - w_cvx).max() / scale)
-        # both constraints hold, the active ones with equality
-        assert y * (w_lib @ x) == pytest.approx(1.0, rel=1e-9)
-        assert w_lib @ w_t >= ww * (1 - 1e-9) - 1e-12
-    assert worst < 1e-6
-
-
-def test_romma_non_aggressive_updates_only_on_mistakes():
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        w_t, x, y = random_romma_round(rng, "both")
-        if y * (w_t @ x) > 0:
-            assert_array_equal(library_step(ROMMA(), w_t, x, y), w_t)
-            assert not np.array_equal(library_step(AggressiveROMMA(), w_t, x, y), w_t)
-
-
-def test_romma_anti_parallel_mistake_restarts():
-    """x_t = -mu y_t w_t: the program is infeasible; olearn keeps the new constraint."""
-    w_t = np.array([1.0, -2.0, 0.5])
-    y, x = 1.0, -0.3 * np.array([1.0, -2.0, 0.5])
-    assert romma_program(w_t, x, y)[1] in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE)
-    assert romma_coefficients(w_t @ x, x @ x, w_t @ w_t, y) == (0.0, y / (x @ x))
-    w_next = library_step(ROMMA(), w_t, x, y)
-    assert_allclose(w_next, y * x / (x @ x), rtol=1e-15)
-    assert y * (w_next @ x) == pytest.approx(1.0)
 
 
 def test_romma_zero_row_and_first_update():

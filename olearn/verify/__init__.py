@@ -10,6 +10,7 @@ import types as _types
 
 from ._common import ProgramSolution, library_step, start_from
 from .pa import check_pa, pa_program, random_pa_round
+from .romma import check_romma, random_romma_round, romma_program
 from .regularized import (check_l1_constrained, check_l2_constrained,
                           check_objective_regularized, l1_constrained_program,
                           l2_constrained_program, objective_regularized_program,

@@ -47,9 +47,11 @@ def solve_program(problem, w, slack=None):
 
     ``w`` (and ``slack``) are the problem's cvxpy variables.  An infeasible
     program raises ``ValueError``; any status other than optimal (including
-    ``"optimal_inaccurate"``) raises ``RuntimeError``.
+    ``"optimal_inaccurate"``) raises ``RuntimeError``.  Every solve starts
+    cold: a warm-started Clarabel object reused across rounds of very
+    different scales was seen to fail on a well-posed round.
     """
-    problem.solve(solver=SOLVER, **SOLVER_OPTIONS)
+    problem.solve(solver=SOLVER, warm_start=False, **SOLVER_OPTIONS)
     if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
         raise ValueError("The per-round program is infeasible (for PA: the "
                          "example is the zero vector but has a positive "
