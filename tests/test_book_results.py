@@ -23,6 +23,9 @@ PROVENANCE_KEYS = {"olearn_version", "git_commit", "date_utc", "dataset", "data_
 # what each chapter promises: {chapter: (datasets, learners, permutations)}
 EXPECTED = {
     "perceptron_pa": ({"german.numer", "spambase"}, ["Perceptron", "PA", "PA-I", "PA-II"], 20),
+    "first_order": ({"german.numer", "splice", "spambase", "a1a", "w7a"},
+                    ["Perceptron", "ROMMA", "agg-ROMMA", "ALMA2(0.9)", "NORMA", "PA-I", "PA-II"],
+                    20),
 }
 
 
@@ -73,3 +76,19 @@ def test_stored_result_has_what_the_chapter_promises(path):
     assert list(provenance["learners"]) == sorted(learners)  # json.dump(sort_keys=True)
     assert provenance["n_permutations"] == permutations
     assert provenance["n_rounds"] == provenance["n_samples"]  # the whole stream
+
+
+def test_first_order_voting_results_are_a_full_run():
+    """The voting experiment of first_order.ipynb (train/test, not the runner)."""
+    folder = Path(__file__).resolve().parents[1] / "book" / "results" / "first_order"
+    table = pd.read_csv(folder / "voting.csv")
+    provenance = json.loads((folder / "voting_provenance.json").read_text())
+    assert provenance["quick_mode"] is False
+    assert len(provenance["git_commit"] or "") == 40
+    assert set(table["version"]) == {"last", "voted"}
+    # every (data set, task, learner) has both versions, with counts that add up
+    pairs = table.groupby(["dataset", "task", "learner"])["version"].nunique()
+    assert (pairs == 2).all()
+    counts = table[["tp", "fp", "fn", "tn"]].sum(axis=1)
+    assert (counts > 0).all() and (table[["tp", "fp", "fn", "tn"]] >= 0).all().all()
+    assert table.groupby(["dataset", "task"])["learner"].nunique().min() == 7

@@ -178,9 +178,9 @@ def check_romma(aggressive=False, n_rounds=200, random_state=0):
     pandas.DataFrame, one row per round, with columns ``case``, ``d``,
     ``norm_x``, ``norm_w`` (``||w_t||``), ``margin_before`` (``y w_t.x``),
     ``csr``, ``update`` (the learner's rule updates), ``n_updates`` (the
-    library's count), ``status`` (the program's), ``margin_after`` (``y
-    w.x`` at the argmin), ``halfspace_slack`` (``w.w_t - ||w_t||^2`` at the
-    argmin), ``margin_active`` and ``halfspace_active`` (within
+    library's count), ``status`` (the program's), ``margin_after``
+    (``y w.x`` at the argmin), ``halfspace_slack``
+    (``w.w_t - ||w_t||^2`` at the argmin), ``margin_active`` and ``halfspace_active`` (within
     ``ACTIVE_TOL``, the latter relative to ``max(1, ||w_t||^2)``),
     ``max_abs_diff`` (``||w_lib - w_expected||_inf``), ``rel_diff``
     (``max_abs_diff / max(1, ||w_expected||_inf)``) and ``sqnorm_drift``
