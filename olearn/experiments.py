@@ -396,6 +396,26 @@ def git_commit():
     return done.stdout.strip() or None
 
 
+def git_dirty():
+    """True if the package's checkout has uncommitted changes to tracked files.
+
+    ``book/results`` is left out: a full run rewrites those files as it
+    saves them.  None outside a git checkout.  Read-only (no index refresh),
+    so it is safe while another process uses the repository.
+    """
+    try:
+        done = subprocess.run(["git", "--no-optional-locks", "status", "--porcelain",
+                               "--untracked-files=no", "--", ":/",
+                               ":(top,exclude)book/results"],
+                              cwd=Path(__file__).resolve().parent,
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return bool(done.stdout.strip())
+
+
 def _versions():
     import numba
     import scipy
@@ -574,6 +594,7 @@ def _settings_provenance(dataset, fingerprint, X, stream, n_perm, seed0):
     return {
         "olearn_version": __version__,
         "git_commit": git_commit(),
+        "git_dirty": git_dirty(),
         "date_utc": datetime.datetime.now(datetime.timezone.utc)
                     .isoformat(timespec="seconds"),
         "dataset": dataset,

@@ -52,7 +52,7 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from .experiments import _versions, git_commit, quick_mode
+from .experiments import _versions, git_commit, git_dirty, quick_mode
 from .feature_selection import FeatureSelected, information_gain
 from .norma import NORMA
 from .pa import PA
@@ -438,6 +438,7 @@ def save(experiment, directory, **extra):
         "chapter": "book/regularized.ipynb",
         "olearn_version": __version__,
         "git_commit": git_commit(),
+        "git_dirty": git_dirty(),
         "date_utc": datetime.datetime.now(datetime.timezone.utc)
                     .isoformat(timespec="seconds"),
         "quick_mode": quick_mode(),

@@ -92,3 +92,38 @@ def test_first_order_voting_results_are_a_full_run():
     counts = table[["tp", "fp", "fn", "tn"]].sum(axis=1)
     assert (counts > 0).all() and (table[["tp", "fp", "fn", "tn"]] >= 0).all().all()
     assert table.groupby(["dataset", "task"])["learner"].nunique().min() == 7
+
+
+REGULARIZED_FILES = ("runs.csv", "summary.csv", "tuning.csv", "stats.csv", "figure2.csv",
+                     "figure2_summary.csv", "figure3_weights.csv", "curves_usps.csv",
+                     "curves_20ng.csv", "curves_sraa.csv", "provenance.json")
+REGULARIZED_STREAMS = ["usps-3-7-vs-8-9", "20newsgroups-baseball-hockey-vs-autos-motorcycles",
+                       "20newsgroups-crypt-electronics-vs-guns-mideast"]
+REGULARIZED_LEARNERS = {"PA", "NORMA", "objective-regularized", "L2-constrained",
+                        "L1-constrained"}
+
+
+def test_regularized_results_are_a_full_run():
+    """The four-phase experiment of regularized.ipynb: 40 trials per stream, every learner."""
+    folder = RESULTS / "regularized"
+    for file in REGULARIZED_FILES:
+        assert (folder / file).is_file(), file
+    provenance = json.loads((folder / "provenance.json").read_text())
+    assert provenance["quick_mode"] is False
+    assert len(provenance["git_commit"] or "") == 40
+    pd.Timestamp(provenance["date_utc"])
+    assert provenance["streams"] == REGULARIZED_STREAMS
+    assert provenance["trials"] == list(range(40))
+    runs = pd.read_csv(folder / "runs.csv")
+    assert REGULARIZED_LEARNERS <= set(runs["learner"])
+    per_cell = runs.groupby(["stream", "learner"])["trial"].apply(sorted)
+    assert all(trials == list(range(40)) for trials in per_cell)
+    assert runs["stream"].nunique() == 3
+    np.testing.assert_allclose(runs["test_error"], runs["test_mistakes"] / runs["test_rounds"])
+    # the summary is the summary of the runs
+    summary = pd.read_csv(folder / "summary.csv")
+    recomputed = runs.groupby(["stream", "learner"])["test_error"].agg(["mean", "count"])
+    for row in summary.itertuples():
+        assert row.trials == recomputed.loc[(row.stream, row.learner), "count"] == 40
+        assert row.test_error_mean == pytest.approx(
+            recomputed.loc[(row.stream, row.learner), "mean"], rel=1e-12)

@@ -489,6 +489,13 @@ def test_parts_of_split_data(real_data):
     assert real_data("adult").X.shape == (32561, 123)
 
 
+def test_20newsgroups_empty_bodies_are_kept_as_zero_rows(real_data):
+    X = real_data("20newsgroups").X
+    empty = np.flatnonzero(np.diff(X.indptr) == 0)
+    assert X.shape[0] == 18846 and empty.size == 35  # as its description says
+    assert "35 messages" in real_data("20newsgroups").description
+
+
 def test_adult_coding_reproduces_libsvm_a1a(real_data):
     adult, a1a = real_data("adult"), real_data("a1a")
 

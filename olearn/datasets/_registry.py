@@ -314,7 +314,8 @@ NG_FILES = ["20newsgroups/20news-bydate.tar.xz"]
 NG_PAGE = "http://qwone.com/~jason/20Newsgroups/"
 _add("20newsgroups", "raw", NG_FILES, txt.load_20newsgroups,
      """20 Newsgroups, 'bydate' version: 18846 messages (train 11314, test 7532), header
-     (up to the first blank line) removed, bag of words; y = newsgroup name (20 classes).""",
+     (up to the first blank line) removed, bag of words; y = newsgroup name (20 classes).
+     35 messages have no body after the header and are all-zero rows (kept).""",
      NG_PAGE, subsets=SPLITS, default_subset="all", text=True)
 _add("20newsgroups-baseball-hockey-vs-autos-motorcycles", "task", NG_FILES,
      txt.newsgroups_binary_loader(("rec.sport.baseball", "rec.sport.hockey"),
