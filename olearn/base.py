@@ -34,6 +34,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._checks import assert_finite, distinct_labels
+
 
 class NonNumericInputError(TypeError, ValueError):
     """X holds objects that are not numbers (a ValueError, and the TypeError
@@ -53,10 +55,12 @@ def check_positive(name, value, allow_zero=False):
 def validate_rows(estimator, X):
     """Rows to score: float64, dense or CSR, as many features as at fit."""
     try:
-        return validate_data(estimator, X, accept_sparse="csr",
-                             dtype=np.float64, reset=False)
+        X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
+                          reset=False, ensure_all_finite=False)
     except TypeError as error:
         raise NonNumericInputError(str(error)) from error
+    assert_finite(X)
+    return X
 
 
 def compiled_rows(X):
@@ -84,8 +88,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         ``random_state``.  The online record covers every round of every pass.
         """
         self._check_run_params()
-        X, y = self._validate(X, y, reset=True)
-        labels = np.unique(y)
+        X, y, labels = self._validate(X, y, reset=True)
         self._set_classes(labels)
         self._init_state(X.shape[1])
         self._reset_record()
@@ -108,9 +111,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         first_call = not hasattr(self, "classes_")
         if first_call:
             self._check_run_params()
-        X, y = self._validate(X, y, reset=first_call)
+        X, y, labels = self._validate(X, y, reset=first_call)
         if first_call:
-            labels = np.unique(y) if classes is None else np.unique(classes)
+            labels = labels if classes is None else np.unique(classes)
             self._set_classes(labels, from_classes=classes is not None)
             self._init_state(X.shape[1])
             self._reset_record()
@@ -119,7 +122,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"classes={np.unique(classes).tolist()} differs from the classes "
                 f"of the first call to partial_fit, {self.classes_.tolist()}.")
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        unknown = np.setdiff1d(labels, self.classes_)
         if unknown.size:
             raise ValueError(
                 f"y has labels {unknown.tolist()} that are not among the classes "
@@ -152,19 +155,27 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """Validate the learner's own hyper-parameters (subclasses)."""
 
     def _validate(self, X, y, reset):
+        """Checked ``X`` (float64, C-ordered or canonical CSR), ``y`` and its distinct labels."""
         try:
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=np.float64, reset=reset,
+                                 ensure_all_finite=False,
                                  y_numeric=False, multi_output=False)
         except TypeError as error:
             raise NonNumericInputError(str(error)) from error
-        check_classification_targets(y)
+        if not sp.issparse(X):
+            X = np.ascontiguousarray(X)
+        assert_finite(X)
+        if y.dtype.kind in "biuf":
+            labels = distinct_labels(y)
+            check_classification_targets(labels)  # the same type as y's
+        else:
+            check_classification_targets(y)
+            labels = np.unique(y)
         if sp.issparse(X) and not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()
-        if not sp.issparse(X):
-            X = np.ascontiguousarray(X)
-        return X, y
+        return X, y, labels
 
     def _set_classes(self, labels, from_classes=False):
         name = type(self).__name__
