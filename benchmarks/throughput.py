@@ -223,8 +223,8 @@ def loop_seconds(est, X, y):
     if isinstance(est, Averaged):
         est = est._make_learner()  # the wrapped learner, averaging on
     try:
-        Xv, yv = est._validate(X, y, reset=True)
-        est._set_classes(np.unique(yv))
+        Xv, yv, labels = est._validate(X, y, reset=True)
+        est._set_classes(labels)
         est._init_state(Xv.shape[1])
         est._reset_record()
         y_pm = est._encode(yv)
