@@ -20,7 +20,8 @@ PA for ``gamma = 0`` and PA-II for ``gamma = 1/(2C)``.
 from numba import njit
 
 from .base import check_positive
-from .linear import LinearClassifier, predict_round, scale_add
+from ._rows import row_axpy
+from .linear import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -45,7 +46,13 @@ def pa_pass(X, y, v, z, state, mistakes, margins,
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
         if tau != 0.0:
-            scale_add(X, t, 1.0, tau * y[t], v, z, state, score, sq)
+            # scale_add(X, t, 1.0, tau * y[t], ...) spelled out (see olearn.linear)
+            b = tau * y[t]
+            state[SQNORM] = max(0.0, state[SQNORM] + 2.0 * b * score + b * b * sq)
+            step = b / state[SCALE]
+            row_axpy(X, t, step, v)
+            if z.shape[0]:
+                row_axpy(X, t, step * state[SUM_SCALE], z)
             n_updates += 1
     return n_updates
 

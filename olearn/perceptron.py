@@ -1,7 +1,8 @@
 """The Perceptron (Rosenblatt 1958; mistake bound of Freund and Schapire 1999)."""
 from numba import njit
 
-from .linear import LinearClassifier, predict_round, scale_add
+from ._rows import row_axpy
+from .linear import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 
 @njit(cache=True)
@@ -21,7 +22,12 @@ def perceptron_pass(X, y, v, z, state, mistakes, margins):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
         b = perceptron_step(score, y[t])
         if b != 0.0:
-            scale_add(X, t, 1.0, b, v, z, state, score, sq)
+            # scale_add(X, t, 1.0, b, ...) spelled out (see olearn.linear)
+            state[SQNORM] = max(0.0, state[SQNORM] + 2.0 * b * score + b * b * sq)
+            step = b / state[SCALE]
+            row_axpy(X, t, step, v)
+            if z.shape[0]:
+                row_axpy(X, t, step * state[SUM_SCALE], z)
             n_updates += 1
     return n_updates
 
