@@ -488,7 +488,7 @@ def main(argv=None):
     print()
     print(table(["learner", "stream", "olearn ex/s", "peer ex/s",
                  "ratio olearn/peer", "olearn loop-only ex/s",
-                 "validation share of olearn fit", "max rel. |w| diff"],
+                 "validation share of olearn fit", "max rel. weight diff"],
                 throughput, args.markdown))
     print()
     print("Peer: " + "; ".join(f"{row.name} = {row.peer_name}"
@@ -498,7 +498,7 @@ def main(argv=None):
     if river_table:
         print()
         print(table(["learner", "rows timed", "olearn ex/s (same rows)",
-                     "River ex/s", "ratio olearn/River", "max rel. |w| diff",
+                     "River ex/s", "ratio olearn/River", "max rel. weight diff",
                      "River model"], river_table, args.markdown))
         print()
         print("River: learn_one over dicts built before timing (CSR rows: "
