@@ -158,6 +158,20 @@ def summarize(table, confidence=0.95):
     return out
 
 
+def t_interval(values, confidence=0.95):
+    """Mean and half-width of the t-interval of the mean over axis 0 (NaN for one row)."""
+    from scipy import stats
+
+    values = np.asarray(values, dtype=float)
+    n = values.shape[0]
+    mean = values.mean(axis=0)
+    if n < 2:
+        return mean, mean * np.nan
+    half = (stats.t.ppf(0.5 + confidence / 2, n - 1)
+            * values.std(axis=0, ddof=1) / np.sqrt(n))
+    return mean, half
+
+
 def curve_band(curves, band="ci95"):
     """Mean curve and band ``(mean, low, high)`` of ``curves`` ``(P, n_points)``.
 
@@ -165,21 +179,15 @@ def curve_band(curves, band="ci95"):
     ``"std"``: mean +- one standard deviation; ``None``: ``low = high = None``.
     Bands are NaN when ``P = 1``.
     """
-    from scipy import stats
-
     curves = np.asarray(curves, dtype=np.float64)
-    mean = curves.mean(axis=0)
     if band is None:
-        return mean, None, None
+        return curves.mean(axis=0), None, None
     if band not in ("ci95", "std"):
         raise ValueError(f"band must be 'ci95', 'std' or None, got {band!r}.")
-    count = curves.shape[0]
-    std = curves.std(axis=0, ddof=1) if count > 1 else np.full_like(mean, np.nan)
+    mean, half = t_interval(curves, 0.95)
     if band == "std":
-        half = std
-    else:
-        half = (stats.t.ppf(0.975, count - 1) * std / np.sqrt(count)
-                if count > 1 else std)
+        half = (curves.std(axis=0, ddof=1) if curves.shape[0] > 1
+                else np.full_like(mean, np.nan))
     return mean, mean - half, mean + half
 
 
@@ -383,17 +391,20 @@ class TaskCache:
 
 
 # -- provenance ---------------------------------------------------------------
-def git_commit():
-    """``git rev-parse HEAD`` of the package's checkout, or None."""
+def _git(*args):
+    """stdout of ``git args`` run in the package's checkout, or None if git fails."""
     try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"],
-                              cwd=Path(__file__).resolve().parent,
+        done = subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent,
                               capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.strip() or None
+    return done.stdout if done.returncode == 0 else None
+
+
+def git_commit():
+    """``git rev-parse HEAD`` of the package's checkout, or None."""
+    out = _git("rev-parse", "HEAD")
+    return (out or "").strip() or None
 
 
 def git_dirty():
@@ -403,17 +414,9 @@ def git_dirty():
     saves them.  None outside a git checkout.  Read-only (no index refresh),
     so it is safe while another process uses the repository.
     """
-    try:
-        done = subprocess.run(["git", "--no-optional-locks", "status", "--porcelain",
-                               "--untracked-files=no", "--", ":/",
-                               ":(top,exclude)book/results"],
-                              cwd=Path(__file__).resolve().parent,
-                              capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return bool(done.stdout.strip())
+    out = _git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no",
+               "--", ":/", ":(top,exclude)book/results")
+    return None if out is None else bool(out.strip())
 
 
 def _versions():

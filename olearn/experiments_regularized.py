@@ -52,7 +52,7 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from .experiments import _versions, git_commit, git_dirty, quick_mode
+from .experiments import _versions, git_commit, git_dirty, quick_mode, t_interval
 from .feature_selection import FeatureSelected, information_gain
 from .norma import NORMA
 from .pa import PA
@@ -301,20 +301,6 @@ def run(streams=STREAMS, trials=range(40), n_jobs=2, figure2=True):
 
 
 # -- summaries ----------------------------------------------------------------------
-def t_interval(values, confidence=0.95):
-    """Mean and half-width of the t-interval of the mean over axis 0 (NaN for one row)."""
-    from scipy import stats
-
-    values = np.asarray(values, dtype=float)
-    n = values.shape[0]
-    mean = values.mean(axis=0)
-    if n < 2:
-        return mean, mean * np.nan
-    half = (stats.t.ppf(0.5 + confidence / 2, n - 1)
-            * values.std(axis=0, ddof=1) / np.sqrt(n))
-    return mean, half
-
-
 def summarize_runs(runs):
     """Per stream and learner: mean test error, std and the 95% half-width."""
     rows = []

@@ -75,9 +75,9 @@ index first) and zero the first ``k`` with ``sum_{i<=k} w_i^2 <= sigma <
 sum_{i<=k+1} w_i^2``, as in the proof of Theorem 3.3.  Predictions use the
 truncated ``w``.  Cost per truncation: O(d + k log k) for
 :class:`ObjectiveRegularizedPA` and :class:`L2ConstrainedPA` (a scan for the
-``k`` nonzeros, then a sort, skipped when no ``w_j^2`` is <= sigma; about 1 s
-over the 3200 x 36524 four-phase 20 Newsgroups stream when every round
-updates), O(k log k) for
+``k`` nonzeros, then a sort, skipped when no ``w_j^2`` is <= sigma; one pass
+over the 3200 x 36524 four-phase 20 Newsgroups stream, every round updating,
+took 0.75 s with sigma = 1e-4 and 0.12 s with sigma = 0), O(k log k) for
 :class:`L1ConstrainedPA`, which tracks its support.  ``support_sizes_``
 then records the number of nonzero weights after each round
 (``truncate_sigma=0.0`` records it without changing the model: only exact

@@ -309,3 +309,19 @@ def test_plot_draws_one_line_and_one_band_per_learner(result):
     assert len(ax.collections) == 0 and len(ax.get_lines()[0].get_xdata()) <= 10
     with pytest.raises(ValueError, match="no curves"):
         plot_mistake_curves(ex.Result(table=result.table))
+
+
+def test_git_provenance_reads_this_checkout(monkeypatch):
+    import subprocess
+    from pathlib import Path
+
+    from olearn import experiments
+
+    root = Path(experiments.__file__).resolve().parents[1]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                          text=True)
+    if head.returncode == 0:
+        assert experiments.git_commit() == head.stdout.strip()
+        assert isinstance(experiments.git_dirty(), bool)
+    monkeypatch.setattr(experiments, "_git", lambda *args: None)  # no git, or not a checkout
+    assert experiments.git_commit() is None and experiments.git_dirty() is None
