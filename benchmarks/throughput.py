@@ -50,7 +50,7 @@ except ModuleNotFoundError:  # run from a source tree without installing
 from olearn import (ALMA, NORMA, PA, ROMMA, AggressiveROMMA, Averaged,
                     Perceptron)
 from olearn.base import compiled_rows
-from olearn.regularized import (L1ConstrainedPA, L2ConstrainedPA,
+from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 from sklearn.linear_model import SGDClassifier

@@ -3,16 +3,10 @@
 Importing olearn compiles nothing: every compiled loop is built (or loaded
 from numba's on-disk cache) on its first call.
 """
-from .alma import ALMA
-from .averaged import Averaged
 from .feature_selection import (FeatureSelected, game_theoretic_selection,
                                 information_gain, pair_information_gain)
-from .norma import NORMA
-from .pa import PA
-from .perceptron import Perceptron
-from .regularized import (L1ConstrainedPA, L2ConstrainedPA,
-                          ObjectiveRegularizedPA)
-from .romma import AggressiveROMMA, ROMMA
+from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
+                     L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",

@@ -60,7 +60,7 @@ from sklearn.utils.validation import check_array, check_consistent_length
 from threadpoolctl import ThreadpoolController
 
 from .base import OnlineClassifier
-from .pa import PA
+from .linear.pa import PA
 
 METHODS = ("info_gain", "game")
 # Full per-class pair co-occurrence counts (2 d^2 floats) are kept up to this

@@ -1,7 +1,7 @@
 """Figures of experiment results (matplotlib is imported on first use)."""
 import numpy as np
 
-from .experiments import checkpoint_rounds, curve_band
+from .experiments.runner import checkpoint_rounds, curve_band
 
 
 def plot_mistake_curves(result, ax=None, band="ci95", log_x=False,

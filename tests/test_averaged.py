@@ -14,13 +14,13 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 
-from olearn.alma import ALMA
-from olearn.averaged import Averaged
+from olearn.linear.alma import ALMA
+from olearn.linear.averaged import Averaged
 from olearn.linear import SCALE
-from olearn.norma import NORMA
-from olearn.pa import PA
-from olearn.perceptron import Perceptron
-from olearn.romma import ROMMA, AggressiveROMMA
+from olearn.linear.norma import NORMA
+from olearn.linear.pa import PA
+from olearn.linear.perceptron import Perceptron
+from olearn.linear.romma import ROMMA, AggressiveROMMA
 
 LEARNERS = {
     "Perceptron": Perceptron(),

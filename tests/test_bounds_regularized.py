@@ -18,7 +18,7 @@ from olearn.bounds import checks_frame
 from olearn.bounds.regularized import (drifting_stream, l1_constrained_bound,
                                        l2_constrained_bound,
                                        objective_regularized_bound)
-from olearn.regularized import (L1ConstrainedPA, L2ConstrainedPA,
+from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 
 D2, D1, R = 3.0, 6.0, 1.0          # competitor norms (L2 / L1 streams), radius

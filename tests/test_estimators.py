@@ -298,7 +298,7 @@ def test_csr_gives_the_dense_model(make):
 
 def test_int64_indices_reach_the_compiled_loop():
     """The int64 case above really runs a CSR loop specialised on int64 indices."""
-    from olearn.perceptron import perceptron_pass
+    from olearn.linear.perceptron import perceptron_pass
     X, y = sparse_stream()
     Perceptron().fit(with_index_dtype(X, np.int64), y)
     assert any("array(int64" in str(sig).lower() for sig in perceptron_pass.signatures)
@@ -528,8 +528,8 @@ def test_compiled_functions_are_cached_on_disk():
         for name, obj in vars(module).items():
             if isinstance(obj, Dispatcher) and obj.__module__ == info.name:
                 dispatchers[f"{info.name}.{name}"] = obj
-    for required in ("olearn.perceptron.perceptron_pass", "olearn.pa.pa_pass",
-                     "olearn.linear.predict_round", "olearn.linear.scale_add"):
+    for required in ("olearn.linear.perceptron.perceptron_pass", "olearn.linear.pa.pa_pass",
+                     "olearn.linear.core.predict_round", "olearn.linear.core.scale_add"):
         assert required in dispatchers
     uncached = [name for name, f in dispatchers.items()
                 if type(f._cache).__name__ == "NullCache"]

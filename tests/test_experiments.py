@@ -315,9 +315,9 @@ def test_git_provenance_reads_this_checkout(monkeypatch):
     import subprocess
     from pathlib import Path
 
-    from olearn import experiments
+    from olearn.experiments import runner as experiments
 
-    root = Path(experiments.__file__).resolve().parents[1]
+    root = Path(experiments.__file__).resolve().parents[2]
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                           text=True)
     if head.returncode == 0:

@@ -1,4 +1,4 @@
-"""The orchestration of the regularized-online chapter (olearn.experiments_regularized).
+"""The orchestration of the regularized-online chapter (olearn.experiments.regularized).
 
 Synthetic streams check the protocol (tune on the first half, test on the
 second) against a plain loop written here; the USPS four-phase stream checks
@@ -14,7 +14,7 @@ from scipy import stats
 from sklearn.base import clone
 
 from olearn import L2ConstrainedPA, ObjectiveRegularizedPA
-from olearn import experiments_regularized as er
+from olearn.experiments import regularized as er
 
 
 def _drifting(n=400, d=20, seed=0):

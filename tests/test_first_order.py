@@ -22,9 +22,9 @@ from sklearn.utils import shuffle as sk_shuffle
 from sklearn.utils.estimator_checks import (check_classifiers_train,
                                             parametrize_with_checks)
 
-from olearn.alma import ALMA
-from olearn.norma import NORMA
-from olearn.romma import ROMMA, AggressiveROMMA, romma_coefficients
+from olearn.linear.alma import ALMA
+from olearn.linear.norma import NORMA
+from olearn.linear.romma import ROMMA, AggressiveROMMA, romma_coefficients
 
 DATA_HOME = Path(os.environ.get("OLEARN_DATA_HOME", "/work/shared/datasets"))
 

@@ -5,8 +5,8 @@ import scipy.sparse as sp
 from numba import njit
 
 from olearn.linear import predict_round, scale_add
-from olearn.pa import pa_pass, pa_tau
-from olearn.perceptron import perceptron_pass, perceptron_step
+from olearn.linear.pa import pa_pass, pa_tau
+from olearn.linear.perceptron import perceptron_pass, perceptron_step
 
 
 @njit

@@ -22,8 +22,8 @@ from sklearn.utils import shuffle as sk_shuffle
 from sklearn.utils.estimator_checks import (check_classifiers_train,
                                             parametrize_with_checks)
 
-from olearn.averaged import Averaged
-from olearn.regularized import (L1ConstrainedPA, L2ConstrainedPA,
+from olearn.linear.averaged import Averaged
+from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 
 SMALL_ALPHA_REASON = (

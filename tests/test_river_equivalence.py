@@ -48,9 +48,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from river import optim
 from sklearn.datasets import load_svmlight_file
 
-from olearn.alma import ALMA
-from olearn.pa import PA
-from olearn.perceptron import Perceptron
+from olearn.linear.alma import ALMA
+from olearn.linear.pa import PA
+from olearn.linear.perceptron import Perceptron
 
 DATA_HOME = Path(os.environ.get("OLEARN_DATA_HOME", "/work/shared/datasets"))
 

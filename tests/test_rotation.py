@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olearn.regularized import (L1ConstrainedPA, L2ConstrainedPA,
+from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from olearn.pa import PA
-from olearn.regularized import (L1ConstrainedPA, L2ConstrainedPA,
+from olearn.linear.pa import PA
+from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 from olearn.verify._common import library_step
 from olearn.verify.regularized import (CONSTRAINED_CASES,
@@ -178,8 +178,8 @@ def test_bad_arguments_raise_value_error(call):
 
 
 def test_dense_entry_point_of_the_l1_solver():
-    """olearn._l1ball.l1_constrained_solution (all coordinates as candidates)."""
-    from olearn._l1ball import (BALL_ONLY, FEASIBLE, INFEASIBLE,
+    """olearn.linear._l1ball.l1_constrained_solution (all coordinates as candidates)."""
+    from olearn.linear._l1ball import (BALL_ONLY, FEASIBLE, INFEASIBLE,
                                 MARGIN_ACTIVE, l1_constrained_solution)
     expected = {"feasible": FEASIBLE, "margin only": MARGIN_ACTIVE,
                 "norm only": BALL_ONLY, "both active": MARGIN_ACTIVE,

@@ -33,8 +33,8 @@ epsilon`` (mistakes ``<= sum l_t^2 / epsilon^2``), and Theorem 4 becomes
 """
 import numpy as np
 
-from ..pa import PA
-from ..perceptron import Perceptron
+from ..linear.pa import PA
+from ..linear.perceptron import Perceptron
 from ._common import check_replay, finished_run, make_check
 
 

@@ -181,7 +181,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 
-from ..regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
+from ..linear.regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
 from ._common import ROUNDOFF, finished_run, make_check
 
 NORMS = ("l2", "l1")
@@ -206,7 +206,7 @@ def objective_regularized_bound(run, X, y, U, form="path"):
 
     Parameters
     ----------
-    run : olearn.regularized.ObjectiveRegularizedPA
+    run : olearn.linear.regularized.ObjectiveRegularizedPA
         Fitted in one pass over ``(X, y)`` from ``w = 0`` with
         ``update_on="mistake"``.
     X, y : the stream, in the order the run saw it (original labels).
@@ -270,7 +270,7 @@ def l2_constrained_bound(run, X, y, U, form="path"):
     for problem 3.9).
 
     Parameters and returns as in :func:`objective_regularized_bound`
-    (``run`` an :class:`olearn.regularized.L2ConstrainedPA`, either
+    (``run`` an :class:`olearn.linear.regularized.L2ConstrainedPA`, either
     ``update_on``).
     """
     return _constrained_bound(run, X, y, U, form, L2ConstrainedPA, "l2")
@@ -291,7 +291,7 @@ def l1_constrained_bound(run, X, y, U, form="path"):
     Assumptions: A1 and ``||u_t||_1 <= beta`` for every round ``t < T``.
 
     Parameters and returns as in :func:`objective_regularized_bound`
-    (``run`` an :class:`olearn.regularized.L1ConstrainedPA`); ``terms["D"]``
+    (``run`` an :class:`olearn.linear.regularized.L1ConstrainedPA`); ``terms["D"]``
     is ``D_2`` and ``terms["D_l1"]`` is ``D_1``.
     """
     return _constrained_bound(run, X, y, U, form, L1ConstrainedPA, "l1")

@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from ..base import check_positive
-from ..pa import PA, VARIANTS
+from ..linear.pa import PA, VARIANTS
 from ._common import (as_example, library_step, random_example, solve_program,
                       with_margin)
 

@@ -6,9 +6,9 @@
 
 :func:`objective_regularized_program`, :func:`l2_constrained_program` and
 :func:`l1_constrained_program` write them literally; ``check_*`` compares
-their argmin with one round of :class:`olearn.regularized.ObjectiveRegularizedPA`,
-:class:`~olearn.regularized.L2ConstrainedPA` and
-:class:`~olearn.regularized.L1ConstrainedPA` on random rounds that cover every
+their argmin with one round of :class:`olearn.linear.regularized.ObjectiveRegularizedPA`,
+:class:`~olearn.linear.regularized.L2ConstrainedPA` and
+:class:`~olearn.linear.regularized.L1ConstrainedPA` on random rounds that cover every
 pattern of active constraints.
 
 Solvers.  Problem (3.1) is a QP and goes to Clarabel at the tight tolerances
@@ -43,7 +43,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from ..base import check_positive
-from ..regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
+from ..linear.regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
 from ._common import (ProgramSolution, as_example, library_step,
                       random_example, solve_program, with_margin)
 

@@ -5,7 +5,7 @@ intersection of the relaxed halfspace of past constraints and the new one,
 
     w_{t+1} = argmin ||w||^2   s.t.   w.w_t >= ||w_t||^2,   y_t w.x_t >= 1
 
-(Carvalho and Cohen 2006, section 2.1; see :mod:`olearn.romma` for the closed
+(Carvalho and Cohen 2006, section 2.1; see :mod:`olearn.linear.romma` for the closed
 form ``w_{t+1} = c w_t + d x_t`` and its cases).  :func:`romma_program`
 writes the program literally; :func:`check_romma` compares its argmin with one
 round of :class:`olearn.ROMMA` (updates when ``y_t w_t.x_t <= 0``) or
@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from ..linear import SQNORM
-from ..romma import ROMMA, AggressiveROMMA
+from ..linear.romma import ROMMA, AggressiveROMMA
 from ._common import (ProgramSolution, as_example, random_example,
                       solve_program, start_from, with_margin)
 

@@ -311,8 +311,8 @@ def _qualname(cls):
 
 
 def _is_library_module(name):
-    return name.startswith("olearn.") and name not in (
-        "olearn.experiments", "olearn.plotting")
+    return (name.startswith("olearn.") and not name.startswith("olearn.experiments")
+            and name != "olearn.plotting")
 
 
 @lru_cache(maxsize=None)
@@ -346,7 +346,7 @@ def source_digest(cls):
 
 def task_key(estimator, fingerprint, seed, n_rounds):
     """The cache key of one task and the description it hashes."""
-    from . import __version__
+    from .. import __version__
 
     description = {
         "format": CACHE_FORMAT,
@@ -592,7 +592,7 @@ def _cumulative_rate(packed, rounds):
 
 
 def _settings_provenance(dataset, fingerprint, X, stream, n_perm, seed0):
-    from . import __version__
+    from .. import __version__
 
     return {
         "olearn_version": __version__,
@@ -621,7 +621,7 @@ def run_dataset(name, learners, n_permutations=20, random_state=0, *,
     scaling) before the permutations are drawn; it sees the whole data set.
     Other keyword arguments go to :func:`run`.
     """
-    from . import datasets
+    from .. import datasets
 
     X, y = datasets.load(name, **(load_kwargs or {}))
     if transform is not None:

@@ -48,7 +48,7 @@ then ``p/Z >= 1``, else both are active with the ``Z`` above.
 Infeasible rounds (all three programs).  ``max_{||w||_2 <= beta} y w.x
 = beta ||x||`` and ``max_{||w||_1 <= beta} y w.x = beta ||x||_inf``.  When
 this is below 1 the program has no feasible point; the convention (the limit
-the problem implies, see :mod:`olearn._l1ball`): among the points of the
+the problem implies, see :mod:`olearn.linear._l1ball`): among the points of the
 ball with the largest margin take the one closest to ``w_t``.  For L2 that is
 ``w = beta y x / ||x||`` (also the exact solution when ``beta ||x|| = 1``:
 the feasible set is that single point; and the ``tau -> inf`` limit of
@@ -56,7 +56,7 @@ the feasible set is that single point; and the ``tau -> inf`` limit of
 has margin 0 for every ``w``: the constrained learners keep ``P_ball(w_t)``
 (``= w_t`` in a run), the objective-regularized one only shrinks.
 
-Problem (3.10) has no closed form; :func:`olearn._l1ball.project_l1_halfspace`
+Problem (3.10) has no closed form; :func:`olearn.linear._l1ball.project_l1_halfspace`
 solves it exactly (a one-dimensional Newton search over the margin multiplier
 around an exact L1-ball projection, warm-started).
 
@@ -94,8 +94,8 @@ from numba import njit, types
 from numba.extending import overload
 
 from ._l1ball import FEASIBLE, project_l1_halfspace
-from .base import check_positive
-from .linear import (SCALE, SQNORM, LinearClassifier, move_coord,
+from ..base import check_positive
+from .core import (SCALE, SQNORM, LinearClassifier, move_coord,
                      predict_round, scale_add)
 
 UPDATE_ON = ("round", "mistake")
@@ -463,7 +463,7 @@ class L1ConstrainedPA(_RegularizedPA):
     """L1-norm constrained Passive-Aggressive (Shen and Dietterich 2009, eq. 3.10).
 
     Each round projects ``w_t`` onto ``{w : y_t w.x_t >= 1, ||w||_1 <= beta}``
-    exactly (:mod:`olearn._l1ball`: Newton search over the margin multiplier
+    exactly (:mod:`olearn.linear._l1ball`: Newton search over the margin multiplier
     around an exact, warm-started L1-ball projection), only on rounds where
     ``w_t`` violates a constraint.  The projection soft-thresholds every
     nonzero weight, so an update costs ``O(|supp(w_t)| + nnz(x_t))`` per Newton

@@ -37,8 +37,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .base import check_positive
-from .linear import SQNORM, LinearClassifier, move_coord, predict_round, scale_add
+from ..base import check_positive
+from .core import SQNORM, LinearClassifier, move_coord, predict_round, scale_add
 
 K, THETA_SCALE, THETA_NORM_P = 0, 1, 2
 
@@ -159,7 +159,7 @@ def alma_pass(X, y, v, z, state, mistakes, margins, theta, alma, p, alpha, B, C)
 
 
 class ALMA(LinearClassifier):
-    """Gentile's ALMA_p(alpha; B, C), approximate maximal p-norm margin (see :mod:`olearn.alma`).
+    """Gentile's ALMA_p(alpha; B, C), approximate maximal p-norm margin (see :mod:`olearn.linear.alma`).
 
     Updates when the normalised margin ``y_t w.x_t / ||x_t||_p`` is at most
     ``(1 - alpha) gamma_k``; ``w`` stays in the unit q-norm ball.  ALMA_2(0.9)

@@ -16,8 +16,8 @@ from sklearn.utils.validation import check_is_fitted
 
 import numpy as np
 
-from .base import OnlineClassifier, validate_rows
-from .linear import LinearClassifier
+from ..base import OnlineClassifier, validate_rows
+from .core import LinearClassifier
 from .perceptron import Perceptron
 
 _RECORD = ("classes_", "n_features_in_", "mistakes_", "margins_",

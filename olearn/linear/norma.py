@@ -23,8 +23,8 @@ import math
 
 from numba import njit
 
-from .base import check_positive
-from .linear import LinearClassifier, predict_round, scale_add
+from ..base import check_positive
+from .core import LinearClassifier, predict_round, scale_add
 
 SCHEDULES = ("constant", "sqrt")
 
@@ -50,7 +50,7 @@ def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
 
 
 class NORMA(LinearClassifier):
-    """Linear NORMA: ``w <- (1 - eta_t lam) w + eta_t [y w.x < rho] y x`` (see :mod:`olearn.norma`).
+    """Linear NORMA: ``w <- (1 - eta_t lam) w + eta_t [y w.x < rho] y x`` (see :mod:`olearn.linear.norma`).
 
     ``n_updates_`` counts the rounds with ``sigma_t = 1``; the shrinkage
     happens on every round.

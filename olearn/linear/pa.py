@@ -19,9 +19,9 @@ PA for ``gamma = 0`` and PA-II for ``gamma = 1/(2C)``.
 """
 from numba import njit
 
-from .base import check_positive
-from ._rows import row_axpy
-from .linear import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
+from ..base import check_positive
+from .._rows import row_axpy
+from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 

@@ -1,8 +1,8 @@
 """The Perceptron (Rosenblatt 1958; mistake bound of Freund and Schapire 1999)."""
 from numba import njit
 
-from ._rows import row_axpy
-from .linear import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
+from .._rows import row_axpy
+from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ restart, see :func:`romma_coefficients`).  A zero row cannot satisfy
 """
 from numba import njit
 
-from .linear import SQNORM, LinearClassifier, predict_round, scale_add
+from .core import SQNORM, LinearClassifier, predict_round, scale_add
 
 #: ``X W - s^2 <= PARALLEL_TOL * X W`` counts as ``x_t`` parallel to ``w_t``
 #: (the difference is then at the level of its rounding error).
@@ -109,7 +109,7 @@ class AggressiveROMMA(ROMMA):
 
     The projection then sometimes keeps only the margin constraint,
     ``w_{t+1} = y_t x_t / ||x_t||^2`` (when ``y_t w_t.x_t >= ||x_t||^2 ||w_t||^2``);
-    see :mod:`olearn.romma`.
+    see :mod:`olearn.linear.romma`.
 
     Parameters
     ----------

@@ -1,8 +1,8 @@
 """The experiments of section 4 of Shen and Dietterich (SDM 2009), for the book.
 
 Orchestration only: every learner, the four-phase streams and the feature
-selection are olearn's own (:mod:`olearn.regularized`, :mod:`olearn.norma`,
-:mod:`olearn.pa`, :mod:`olearn.feature_selection`,
+selection are olearn's own (:mod:`olearn.linear.regularized`, :mod:`olearn.linear.norma`,
+:mod:`olearn.linear.pa`, :mod:`olearn.feature_selection`,
 :func:`olearn.datasets.four_phase_stream`); this module decides which runs to
 make and keeps their records.
 
@@ -52,11 +52,11 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from .experiments import _versions, git_commit, git_dirty, quick_mode, t_interval
-from .feature_selection import FeatureSelected, information_gain
-from .norma import NORMA
-from .pa import PA
-from .regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
+from .runner import _versions, git_commit, git_dirty, quick_mode, t_interval
+from ..feature_selection import FeatureSelected, information_gain
+from ..linear.norma import NORMA
+from ..linear.pa import PA
+from ..linear.regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
 
 USPS = "usps-3-7-vs-8-9"
 NEWSGROUPS = "20newsgroups-baseball-hockey-vs-autos-motorcycles"
@@ -112,7 +112,7 @@ N_CANDIDATES = 256     # the game is played on max(256, 2k) features by IG
 # -- streams -------------------------------------------------------------------
 @lru_cache(maxsize=4)
 def _pool(name):
-    from . import datasets
+    from .. import datasets
 
     entry = datasets.info(name)
     pool = datasets.load(name)
@@ -122,7 +122,7 @@ def _pool(name):
 def four_phase(name, trial):
     """Trial ``trial``'s stream: :func:`olearn.datasets.load_four_phase` with
     ``random_state=trial``, from a pool loaded once per process."""
-    from .datasets import four_phase_stream
+    from ..datasets import four_phase_stream
 
     X, source_class, c = _pool(name)
     return four_phase_stream(X, source_class, c.P1, c.P2, c.N1, c.N2,
@@ -391,7 +391,7 @@ def settings():
         "sigma_fractions": list(SIGMA_FRACTIONS),
         "k_grids": {name: {"info_gain": list(ig), "game": list(game)}
                     for name, (ig, game) in K_GRIDS.items()},
-        "feature_selection": {"learner": "olearn.pa.PA()", "refresh": REFRESH,
+        "feature_selection": {"learner": "olearn.linear.pa.PA()", "refresh": REFRESH,
                               "n_candidates": N_CANDIDATES, "threshold": 0.0},
         "tie_break": "first value of the grid",
     }
@@ -418,7 +418,7 @@ def save(experiment, directory, **extra):
         table = pd.concat(parts, axis=1).reset_index()
         table[curve_rounds(table["round"])].to_csv(
             directory / _curve_file(name), index=False, float_format="%.5g")
-    from . import __version__
+    from .. import __version__
 
     provenance = {
         "chapter": "book/regularized.ipynb",

@@ -30,8 +30,8 @@ import numpy as np
 from numba import njit
 from sklearn.utils.extmath import safe_sparse_dot
 
-from ._rows import row_axpy, row_dot_sq
-from .base import OnlineClassifier
+from .._rows import row_axpy, row_dot_sq
+from ..base import OnlineClassifier
 
 SCALE, SQNORM, SUM_SCALE = 0, 1, 2
 

@@ -1,0 +1,2 @@
+"""Second-order learners: the model is a mean ``mu`` and a covariance ``Sigma``
+(full matrix or diagonal). CW, AROW, SCW, SOP, NAROW, BCW and SBCW live here."""
