@@ -77,10 +77,14 @@ GRIDS = {
     "PA": (PA(), [{}]),
     "NORMA": (NORMA(), [{"eta": e, "lam": lam} for e in NORMA_ETAS
                         for lam in NORMA_LAMS]),
-    "objective-regularized": (ObjectiveRegularizedPA(),
+    # every-round variants (ours, not the paper's), pinned explicitly since
+    # the learners' default became the paper's update_on="mistake"
+    "objective-regularized": (ObjectiveRegularizedPA(update_on="round"),
                               [{"alpha": a} for a in ALPHAS]),
-    "L2-constrained": (L2ConstrainedPA(), [{"beta": b} for b in L2_BETAS]),
-    "L1-constrained": (L1ConstrainedPA(), [{"beta": b} for b in L1_BETAS]),
+    "L2-constrained": (L2ConstrainedPA(update_on="round"),
+                       [{"beta": b} for b in L2_BETAS]),
+    "L1-constrained": (L1ConstrainedPA(update_on="round"),
+                       [{"beta": b} for b in L1_BETAS]),
 }
 # The paper's own update condition (section 2: update "when the classifier
 # makes an error"), as an ablation: PA solved only on mistakes (problem 3.1
