@@ -3,7 +3,12 @@
 One pass for full and one for diagonal covariance; the learner's per-round
 rule (a small ``@njit`` function in the module of its paper) is chosen by an
 index, so every learner runs the same bookkeeping.
+
+A pass returns the number of updates, or ``-1 - t`` if the step of round
+``t`` is not finite (the pass stops before applying it; the estimator raises).
 """
+import math
+
 from numba import njit
 
 from ._rows2 import row_clear, row_dense, row_entry, row_span
@@ -52,6 +57,9 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params):
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
+        if not (math.isfinite(alpha) and math.isfinite(gamma)
+                and math.isfinite(beta)):
+            return -1 - t
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
             for j in range(d):
                 mu[j] += alpha * s[j]
@@ -77,6 +85,9 @@ def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
+        if not (math.isfinite(alpha) and math.isfinite(gamma)
+                and math.isfinite(beta)):
+            return -1 - t
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
             for k in range(start, stop):
                 j, xj = row_entry(X, t, k)

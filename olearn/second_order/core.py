@@ -208,12 +208,24 @@ class SecondOrderClassifier(OnlineClassifier):
                 f"follow. Call fit to start again.")
         params = np.asarray(self._rule_params(), dtype=np.float64)
         if self.covariance == "full":
-            return full_pass(X, y, self._mu, self._Sigma, self._p, self._s,
-                             self._xbuf, self._state, mistakes, margins,
-                             self._rule, params)
-        return diag_pass(X, y, self._mu, self._Sigma, self._s, mistakes,
-                         margins, self._rule, params,
-                         self.diagonal == "precision")
+            result = full_pass(X, y, self._mu, self._Sigma, self._p, self._s,
+                               self._xbuf, self._state, mistakes, margins,
+                               self._rule, params)
+        else:
+            result = diag_pass(X, y, self._mu, self._Sigma, self._s, mistakes,
+                               margins, self._rule, params,
+                               self.diagonal == "precision")
+        if result < 0:
+            t = -1 - result
+            raise FloatingPointError(
+                f"{type(self).__name__}: the step of round {t} of this call "
+                f"overflowed (x' Sigma x has become too small for the "
+                f"margin the round asks for, e.g. after many updates on "
+                f"features of very different scales); the pass stopped before "
+                f"applying it (the online record does not cover this call). "
+                f"Scale the features (e.g. sklearn's MaxAbsScaler) and fit "
+                f"again.")
+        return result
 
     def _decision(self, X):
         return safe_sparse_dot(X, self._mu)
