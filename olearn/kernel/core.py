@@ -128,6 +128,19 @@ class KernelClassifier(OnlineClassifier):
     _rule = None
     _frozen_params = ("kernel", "sigma", "degree", "coef0")
 
+    def fit(self, X, y):
+        """Reset (a new support set, new kernel parameters allowed), then one
+        online pass (see :meth:`olearn.base.OnlineClassifier.fit`)."""
+        self._kernel_params = None
+        return super().fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """Continue the online pass; parameters are re-validated on every call
+        and the kernel may not change (see :meth:`olearn.base.OnlineClassifier.partial_fit`)."""
+        if hasattr(self, "classes_"):
+            self._check_run_params()
+        return super().partial_fit(X, y, classes=classes)
+
     # -- parameters ------------------------------------------------------
     def _check_params(self):
         self._kind = check_kernel_params(self.kernel, self.sigma, self.degree,

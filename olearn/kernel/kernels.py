@@ -92,7 +92,7 @@ def _row_sq(X, t):
     return impl
 
 
-@overload(store_dots, inline="always")
+@overload(store_dots)
 def _store_dots(S, n, X, t, work, out):
     if _is_csr(S):
         def impl(S, n, X, t, work, out):
@@ -119,7 +119,7 @@ def _store_dots(S, n, X, t, work, out):
     return impl
 
 
-@overload(store_fits, inline="always")
+@overload(store_fits)
 def _store_fits(S, n, X, t):
     if _is_csr(S):
         def impl(S, n, X, t):
@@ -134,7 +134,7 @@ def _store_fits(S, n, X, t):
     return impl
 
 
-@overload(store_put, inline="always")
+@overload(store_put)
 def _store_put(S, n, X, t):
     if _is_csr(S):
         def impl(S, n, X, t):
@@ -154,7 +154,7 @@ def _store_put(S, n, X, t):
     return impl
 
 
-@overload(store_drop_first, inline="always")
+@overload(store_drop_first)
 def _store_drop_first(S, n):
     if _is_csr(S):
         def impl(S, n):
