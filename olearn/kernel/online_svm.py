@@ -117,7 +117,7 @@ class OnlineSVM(KernelClassifier):
         Stop a trial's ascent when no projected gradient ``|1 - y_i f(x_i)|``
         of a coordinate that can move exceeds ``tol`` (libsvm's default
         tolerance).
-    max_sweeps : int, default=100
+    max_sweeps : int, default=10000
         Safeguard: at most this many sweeps per trial (then a warning).
     kernel, sigma, degree, coef0, n_epochs, shuffle, random_state
         As in :mod:`olearn.kernel.learners`.  Callable kernels and
@@ -133,7 +133,7 @@ class OnlineSVM(KernelClassifier):
 
     _rule = -1
 
-    def __init__(self, C=5.0, *, tol=1e-3, max_sweeps=100, kernel="rbf",
+    def __init__(self, C=5.0, *, tol=1e-3, max_sweeps=10000, kernel="rbf",
                  sigma=8.0, degree=3, coef0=1.0, max_support=None, n_epochs=1,
                  shuffle=False, random_state=None):
         self.C = C
