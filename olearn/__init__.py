@@ -5,12 +5,16 @@ from numba's on-disk cache) on its first call.
 """
 from .feature_selection import (FeatureSelected, game_theoretic_selection,
                                 information_gain, pair_information_gain)
+from .kernel import (DUOL, KernelALMA, KernelAggressiveROMMA, KernelPA,
+                     KernelPerceptron, KernelROMMA, OnlineSVM)
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 from .second_order import AROW, CW, NAROW, SCW, SOP
 
 __version__ = "0.1.0"
-__all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
+__all__ = ["ALMA", "AggressiveROMMA", "Averaged", "DUOL", "FeatureSelected",
+           "KernelALMA", "KernelAggressiveROMMA", "KernelPA", "KernelPerceptron",
+           "KernelROMMA", "OnlineSVM",
            "L1ConstrainedPA", "L2ConstrainedPA", "NORMA",
            "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
            "game_theoretic_selection", "information_gain",

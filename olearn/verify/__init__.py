@@ -9,6 +9,7 @@ module and one import line below.
 import types as _types
 
 from ._common import ProgramSolution, library_step, start_from
+from .duol import check_duol_exact, duol_dual_program, random_duol_instance
 from .pa import check_pa, pa_program, random_pa_round
 from .romma import check_romma, random_romma_round, romma_program
 from .second_order import (arow_covariance_closed_form, arow_covariance_program,
