@@ -7,6 +7,7 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
                                 information_gain, pair_information_gain)
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
+from .linear import BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
@@ -14,3 +15,4 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
            "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
+__all__ += ["BalancedWinnow", "ModifiedBalancedWinnow", "PositiveWinnow"]
