@@ -8,6 +8,7 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 from .linear import BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+from .extremal import ExtremalFeatureSelection, chi_square
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
@@ -15,4 +16,5 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
            "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
-__all__ += ["BalancedWinnow", "ModifiedBalancedWinnow", "PositiveWinnow"]
+__all__ += ["BalancedWinnow", "ExtremalFeatureSelection", "ModifiedBalancedWinnow",
+            "PositiveWinnow", "chi_square"]
