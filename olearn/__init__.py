@@ -10,6 +10,8 @@ from .kernel import (DUOL, KernelALMA, KernelAggressiveROMMA, KernelPA,
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 from .second_order import AROW, CW, NAROW, SCW, SOP
+from .linear import BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+from .extremal import ExtremalFeatureSelection, chi_square
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "DUOL", "FeatureSelected",
@@ -20,3 +22,5 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "DUOL", "FeatureSelected",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
 __all__ += ["AROW", "CW", "NAROW", "SCW", "SOP"]
+__all__ += ["BalancedWinnow", "ExtremalFeatureSelection", "ModifiedBalancedWinnow",
+            "PositiveWinnow", "chi_square"]
