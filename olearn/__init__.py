@@ -8,9 +8,15 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 
+from .second_order.bcw import BCW
+from .second_order.sbcw import SBCW
+from .second_order._sofs import SOFS
+from .second_order._sbcw_spardca import SparDCA
+
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
            "L1ConstrainedPA", "L2ConstrainedPA", "NORMA",
            "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
+           "BCW", "SBCW", "SOFS", "SparDCA",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
