@@ -419,3 +419,17 @@ def test_alma_p_range_is_validated(p):
     X, y = stream(zero_every=0)
     with pytest.raises(ValueError, match=r"p must be"):
         ALMA(p=p).fit(X, y)
+
+
+# -- PA(epsilon=0) ----------------------------------------------------------------------
+def test_pa_epsilon_zero_is_rejected():
+    """With epsilon = 0 the loss max(0, -y w.x) is 0 at w = 0: PA never updated,
+    silently.  It is refused as NORMA refuses rho = 0."""
+    X, y = stream(zero_every=0)
+    for variant in ("PA", "PA-I", "PA-II"):
+        with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
+            PA(variant=variant, epsilon=0.0).fit(X, y)
+    est = PA().partial_fit(X[:10], y[:10])
+    est.set_params(epsilon=0.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        est.partial_fit(X, y)
