@@ -433,3 +433,27 @@ def test_pa_epsilon_zero_is_rejected():
     est.set_params(epsilon=0.0)
     with pytest.raises(ValueError, match="epsilon"):
         est.partial_fit(X, y)
+
+
+# -- malformed CSR -----------------------------------------------------------------------
+def broken_csr(kind):
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 0.0]]))
+    if kind == "column too large":
+        X.indices[1] = 7
+    elif kind == "negative column":
+        X.indices[1] = -1
+    elif kind == "indptr":
+        X.indptr[1] = 9
+    return X
+
+
+@pytest.mark.parametrize("kind", ["column too large", "negative column", "indptr"])
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+def test_malformed_csr_is_refused(kind, method):
+    """A CSR matrix with an out-of-range column index crashed fit."""
+    y = np.array([1, -1, 1])
+    est = Perceptron()
+    if method == "predict":
+        est.fit(np.eye(3), y)
+    with pytest.raises(ValueError, match="CSR"):
+        getattr(est, method)(broken_csr(kind), *(() if method == "predict" else (y,)))
