@@ -457,3 +457,24 @@ def test_malformed_csr_is_refused(kind, method):
         est.fit(np.eye(3), y)
     with pytest.raises(ValueError, match="CSR"):
         getattr(est, method)(broken_csr(kind), *(() if method == "predict" else (y,)))
+
+
+# -- experiment cache ---------------------------------------------------------------------
+def test_cache_refuses_an_unseeded_shuffling_learner(tmp_path):
+    """An unseeded shuffle=True learner draws new permutations on every run;
+    the cache replayed its first run as if it were deterministic."""
+    from olearn.experiments import runner
+    X, y = stream(n=60, zero_every=0)
+    learners = {"unseeded": Perceptron(shuffle=True, n_epochs=2),
+                "seeded": Perceptron(shuffle=True, n_epochs=2, random_state=3),
+                "nested": FeatureSelected(PA(), k=2, shuffle=True, n_epochs=2)}
+    kwargs = dict(n_permutations=2, cache_dir=tmp_path, progress=False)
+    with pytest.warns(UserWarning, match="unseeded.*not cached"):
+        runner.run(learners, X, y, **kwargs)
+    with pytest.warns(UserWarning, match="not cached"):
+        again = runner.run(learners, X, y, **kwargs)
+    cached = again.table.groupby("learner")["cached"].all()
+    assert cached["seeded"]
+    anywhere = again.table.groupby("learner")["cached"].any()
+    assert not anywhere["unseeded"] and not anywhere["nested"]
+    assert again.n_cached == 2
