@@ -55,7 +55,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._checks import _EXPONENT, _count_nonfinite, assert_finite, distinct_labels
+from ._checks import (_EXPONENT, _count_nonfinite, assert_finite, check_csr,
+                      distinct_labels)
 
 
 class NonNumericInputError(TypeError, ValueError):
@@ -93,6 +94,7 @@ def validate_rows(estimator, X):
                           reset=False, ensure_all_finite=False)
     except TypeError as error:
         raise NonNumericInputError(str(error)) from error
+    check_csr(X)
     assert_finite(X)
     return X
 
@@ -212,17 +214,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"record must be one of {RECORDS}, got {record!r}.")
         self._check_params()
 
-    def _frozen_values(self):
+    def _frozen_param_values(self):
         """The values that must not change between ``partial_fit`` calls."""
         names = ("record",) + tuple(self._frozen_params)
         return {name: getattr(self, name, "full" if name == "record" else None)
                 for name in names}
 
     def _check_frozen(self):
-        old = self.__dict__.get("_frozen")
+        old = self.__dict__.get("_param_snapshot")
         if old is None:
             return
-        for name, value in self._frozen_values().items():
+        for name, value in self._frozen_param_values().items():
             before = old.get(name)
             if not _same(before, value):
                 raise FrozenParameterError(
@@ -263,6 +265,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise NonNumericInputError(str(error)) from error
         if not sp.issparse(X):
             X = np.ascontiguousarray(X)
+        check_csr(X)
         assert_finite(X)
         if y.dtype.kind in "biuf":
             labels = distinct_labels(y)
@@ -299,7 +302,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "record", "full") != "counts"
 
     def _reset_record(self):
-        self._frozen = self._frozen_values()
+        self._param_snapshot = self._frozen_param_values()
         self._mistake_buffer = np.zeros(0, dtype=bool)
         self._margin_buffer = np.zeros(0)
         if self._full_record():

@@ -253,3 +253,228 @@ def test_huge_alpha_objective_regularized():
     except NonFiniteModelError:
         return
     assert np.isfinite(est.coef_).all()
+
+
+# -- information-gain ties -------------------------------------------------------------
+def test_information_gain_exact_zero_and_tie_rule(real_data):
+    """german, permutation 0, first 25 rows: features 0 and 1 are constant and
+    feature 22 is on in 4 of 20 and 1 of 5 rows, so all three are independent
+    of the label, IG = 0 exactly; the documented rule then keeps the lower
+    index.  Before: feature 22 came out as 5.7e-16 and outranked 0 and 1."""
+    from olearn.feature_selection import _top_features, information_gain
+    X, y = real_data("german.numer")
+    X = X.toarray() if sp.issparse(X) else np.asarray(X)
+    order = np.random.default_rng(0).permutation(len(y))
+    Xs, ys = X[order][:25][:, [0, 1, 22]], y[order][:25]
+    ig = information_gain(Xs, ys)
+    assert_array_equal(ig, [0.0, 0.0, 0.0])
+    assert_array_equal(_top_features(ig, 1), [0])
+    assert_array_equal(_top_features(ig, 2), [0, 1])
+
+
+def test_equal_tables_give_equal_gains():
+    """A feature, its complement and its copy have bit-identical gains; a
+    feature whose on-rate is the same in every class has gain exactly 0."""
+    from olearn.feature_selection import information_gain, pair_information_gain
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n = int(rng.integers(5, 400))
+        y = rng.integers(0, 2, n)
+        b = (rng.random(n) < rng.random()).astype(float)
+        B = np.column_stack([b, 1.0 - b, b, rng.integers(0, 2, n)])
+        ig = information_gain(B, y)
+        assert ig[0] == ig[1] == ig[2]
+        M = pair_information_gain(B, y)
+        assert M[0, 3] == M[1, 3] == M[2, 3] == M[3, 0]
+        assert M[0, 1] == M[0, 2] == M[0, 0]   # (b, 1-b) carries b's information
+    y = np.repeat([0, 1], [20, 5])
+    b = np.r_[np.ones(4), np.zeros(16), np.ones(1), np.zeros(4)]
+    assert information_gain(b[:, None], y)[0] == 0.0
+    assert pair_information_gain(np.column_stack([b, b]), y)[0, 1] == 0.0
+
+
+# -- ROMMA: the tracked ||w||^2 never drifts into another algorithm ----------------------
+def noisy_rows(n=10_000, d=5, noise=0.1, seed=0):
+    """The issue's case: 10,000 rows with 10% flipped labels (not separable);
+    ROMMA's ||w||^2 grows geometrically (by design) and the rounds become
+    ill-conditioned (x_t nearly parallel to w_t)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    y[rng.random(n) < noise] *= -1
+    return X, y
+
+
+def romma_step(w, x, y, aggressive):
+    """One ROMMA step from w with every norm computed from the vectors."""
+    s = w @ x
+    if not ((y * s < 1) if aggressive else (y * s <= 0)) or not x.any():
+        return w
+    xx, ww = x @ x, w @ w
+    denom = xx * ww - s * s
+    if y * s >= xx * ww or denom <= 1e-12 * xx * ww:
+        return y * x / xx
+    return ((xx * ww - y * s) * w + ww * (y - s) * x) / denom
+
+
+@pytest.mark.parametrize("cls, aggressive", [(ROMMA, False), (AggressiveROMMA, True)])
+def test_romma_tracked_norm_stays_exact_on_noisy_rows(cls, aggressive):
+    """Before: tracked ||w||^2 = 3.8e16 against the real 1.76 (ROMMA), after
+    which every step used a wrong ||w_t||^2 -- another algorithm.  Now every
+    step is ROMMA's step from the current w (norms from the vector)."""
+    from olearn.linear.core import SQNORM
+    X, y = noisy_rows()
+    est = cls().fit(X, y)
+    w = est.coef_.ravel()
+    assert est._state[SQNORM] == pytest.approx(w @ w, rel=1e-9)
+    assert np.isfinite(w).all() and w @ w > 1e100       # it grows, by design
+    step = cls()
+    worst = 0.0
+    for t in range(X.shape[0]):
+        before = step.coef_.ravel().copy() if t else np.zeros(X.shape[1])
+        step.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        after = step.coef_.ravel()
+        want = romma_step(before, X[t], y[t], aggressive)
+        worst = max(worst, np.linalg.norm(after - want) / np.linalg.norm(want))
+        assert step._state[SQNORM] == pytest.approx(after @ after, rel=1e-9)
+    assert worst < 1e-6
+
+
+# -- ALMA_p: exact norm, p range -------------------------------------------------------
+def scaled_pnorm(v, p):
+    m = np.abs(v).max()
+    return 0.0 if m == 0 else m * np.sum((np.abs(v) / m) ** p) ** (1 / p)
+
+
+def scaled_link(v, r):
+    """sign(v) |v|^{r-1} / ||v||_r^{r-2}, computed without under/overflow."""
+    n = scaled_pnorm(v, r)
+    return np.zeros_like(v) if n == 0 else np.sign(v) * n * (np.abs(v) / n) ** (r - 1)
+
+
+def alma_theta(est):
+    from olearn.linear.alma import THETA_SCALE
+    return est._alma[THETA_SCALE] * est._theta
+
+
+@pytest.mark.parametrize("p", [6.0, 10.0])
+def test_alma_p_norm_stays_exact_on_a_long_dense_stream(p):
+    """The incremental ||theta||_p^p drifted for p >= 6 (p = 10: w departed
+    from f^{-1}(theta) by 58% after 300,000 rounds).  Now w = f^{-1}(theta)
+    and ||w||_q = min(1, ...) hold to rounding at the end of the stream."""
+    rng = np.random.default_rng(0)
+    n, d = 300_000, 10
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)
+    y[rng.random(n) < 0.1] *= -1
+    est = ALMA(p=p).fit(X, y)
+    theta = alma_theta(est)
+    w = est.coef_.ravel()
+    np.testing.assert_allclose(w, scaled_link(theta, p), rtol=1e-9,
+                               atol=1e-12 * np.abs(w).max())
+    q = p / (p - 1)
+    assert scaled_pnorm(w, q) <= 1 + 1e-9
+
+
+def alma_reference_step(theta, k, x, y, p, alpha=0.9, B=None, C=None):
+    """Gentile's Figure 1 on theta = f(w): returns (theta', k', w')."""
+    B = 1 / alpha if B is None else B
+    C = np.sqrt(2) if C is None else C
+    w = scaled_link(theta, p)
+    nx = scaled_pnorm(x, p)
+    if nx == 0:
+        return theta, k, w
+    gamma = B * np.sqrt(p - 1) / np.sqrt(k)
+    eta = C / (np.sqrt(p - 1) * np.sqrt(k))
+    if y * (w @ x) / nx <= (1 - alpha) * gamma:
+        theta = theta + eta * y * x / nx
+        theta = theta / max(1.0, scaled_pnorm(theta, p))
+        k += 1
+    return theta, k, scaled_link(theta, p)
+
+
+@pytest.mark.parametrize("p", [3.0, 10.0, 50.0, 100.0])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_alma_p_steps_follow_figure_1(p, sparse):
+    """Every round is Figure 1's step from the current theta, for p up to the
+    largest allowed (large p used to underflow: p >= 166 raised a bare
+    ZeroDivisionError, p = 1e6 learned nothing)."""
+    X, y = stream(n=300, d=8, zero_every=11)
+    rng = np.random.default_rng(1)
+    X = X * rng.exponential(size=X.shape) ** 3 * (rng.random(X.shape) < 0.6)
+    Xs = sp.csr_matrix(X) if sparse else X
+    est = ALMA(p=p)
+    theta, k = np.zeros(X.shape[1]), 1
+    for t in range(X.shape[0]):
+        est.partial_fit(Xs[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        theta, k, w = alma_reference_step(theta, k, X[t], y[t], p)
+        assert est.k_ == k
+        np.testing.assert_allclose(est.coef_.ravel(), w, rtol=1e-9,
+                                   atol=1e-12 * max(np.abs(w).max(), 1e-300))
+    assert est.n_updates_ > 10
+
+
+@pytest.mark.parametrize("p", [1.5, 101, 166, 1e6, np.inf, np.nan])
+def test_alma_p_range_is_validated(p):
+    X, y = stream(zero_every=0)
+    with pytest.raises(ValueError, match=r"p must be"):
+        ALMA(p=p).fit(X, y)
+
+
+# -- PA(epsilon=0) ----------------------------------------------------------------------
+def test_pa_epsilon_zero_is_rejected():
+    """With epsilon = 0 the loss max(0, -y w.x) is 0 at w = 0: PA never updated,
+    silently.  It is refused as NORMA refuses rho = 0."""
+    X, y = stream(zero_every=0)
+    for variant in ("PA", "PA-I", "PA-II"):
+        with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
+            PA(variant=variant, epsilon=0.0).fit(X, y)
+    est = PA().partial_fit(X[:10], y[:10])
+    est.set_params(epsilon=0.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        est.partial_fit(X, y)
+
+
+# -- malformed CSR -----------------------------------------------------------------------
+def broken_csr(kind):
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 0.0]]))
+    if kind == "column too large":
+        X.indices[1] = 7
+    elif kind == "negative column":
+        X.indices[1] = -1
+    elif kind == "indptr":
+        X.indptr[1] = 9
+    return X
+
+
+@pytest.mark.parametrize("kind", ["column too large", "negative column", "indptr"])
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+def test_malformed_csr_is_refused(kind, method):
+    """A CSR matrix with an out-of-range column index crashed fit."""
+    y = np.array([1, -1, 1])
+    est = Perceptron()
+    if method == "predict":
+        est.fit(np.eye(3), y)
+    with pytest.raises(ValueError, match="CSR"):
+        getattr(est, method)(broken_csr(kind), *(() if method == "predict" else (y,)))
+
+
+# -- experiment cache ---------------------------------------------------------------------
+def test_cache_refuses_an_unseeded_shuffling_learner(tmp_path):
+    """An unseeded shuffle=True learner draws new permutations on every run;
+    the cache replayed its first run as if it were deterministic."""
+    from olearn.experiments import runner
+    X, y = stream(n=60, zero_every=0)
+    learners = {"unseeded": Perceptron(shuffle=True, n_epochs=2),
+                "seeded": Perceptron(shuffle=True, n_epochs=2, random_state=3),
+                "nested": FeatureSelected(PA(), k=2, shuffle=True, n_epochs=2)}
+    kwargs = dict(n_permutations=2, cache_dir=tmp_path, progress=False)
+    with pytest.warns(UserWarning, match="unseeded.*not cached"):
+        runner.run(learners, X, y, **kwargs)
+    with pytest.warns(UserWarning, match="not cached"):
+        again = runner.run(learners, X, y, **kwargs)
+    cached = again.table.groupby("learner")["cached"].all()
+    assert cached["seeded"]
+    anywhere = again.table.groupby("learner")["cached"].any()
+    assert not anywhere["unseeded"] and not anywhere["nested"]
+    assert again.n_cached == 2
