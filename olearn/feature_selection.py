@@ -17,6 +17,12 @@ Information gain
         I = (1/n) [ sum_ce n_ce log n_ce - sum_e n_e log n_e
                     - sum_c n_c log n_c + n log n ].
 
+    Ties.  A table with ``n_ce n = n_c n_e`` in every cell (the feature is
+    independent of the label on the rows seen) has ``I = 0`` exactly (tested
+    in integers), and the sums are taken in an order fixed by the multiset of
+    counts, so equal tables (a feature, its complement, a copy) have equal
+    gains.  Features of equal gain are ranked by lower index.
+
 Game-theoretic selection (problem 4.20)
     The learner (row player) picks a feature ``i`` and predicts the label
     from ``x_i``; the environment (column player) picks ``j``; the reward
@@ -130,6 +136,56 @@ def _class_term(class_totals, nlogn):
 
 
 @njit(cache=True)
+def _sorted_sum(values, n):
+    """``sum(values[:n])`` added in increasing order (sorts ``values[:n]`` in place).
+
+    The order is a function of the multiset of values only, so two tables with
+    the same cell counts give bit-identical sums.
+    """
+    for i in range(1, n):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+    total = 0.0
+    for i in range(n):
+        total += values[i]
+    return total
+
+
+@njit(cache=True)
+def _table_ig(cells, class_totals, margins, n_cells, n, base, nlogn, terms):
+    """``I`` of one contingency table, exactly 0 for an independent table.
+
+    ``cells[c * n_cells + e]`` counts class ``c`` in cell ``e``, ``margins[e]``
+    the cell totals.  Independence (``n_ce n = n_c n_e`` for every cell, in
+    integers) gives 0 exactly; otherwise the count formula is summed in a
+    canonical order (:func:`_sorted_sum`), so equal tables -- up to a
+    relabelling of the cells, e.g. a feature and its complement -- give equal
+    gains, not gains that differ by rounding.
+    """
+    n_classes = class_totals.shape[0]
+    independent = True
+    k = 0
+    for c in range(n_classes):
+        for e in range(n_cells):
+            count = cells[c * n_cells + e]
+            if count * n != int(class_totals[c]) * margins[e]:
+                independent = False
+            terms[k] = nlogn[count]
+            k += 1
+    if independent:
+        return 0.0
+    acc = _sorted_sum(terms, k)
+    for e in range(n_cells):
+        terms[e] = nlogn[margins[e]]
+    acc -= _sorted_sum(terms, n_cells)
+    return max((acc + base) / n, 0.0)
+
+
+@njit(cache=True)
 def _single_ig_kernel(class_totals, ones, nlogn):
     """``IG(j) = I(y; b_j)`` by the count formula, two cells per feature."""
     base, n = _class_term(class_totals, nlogn)
@@ -137,15 +193,19 @@ def _single_ig_kernel(class_totals, ones, nlogn):
     ig = np.zeros(d)
     if n == 0:
         return ig
+    cells = np.zeros(2 * n_classes, dtype=np.int64)
+    margins = np.zeros(2, dtype=np.int64)
+    terms = np.zeros(2 * n_classes)
     for j in range(d):
-        acc = base
-        on_total = 0
+        margins[0] = 0
         for c in range(n_classes):
             on = int(ones[c, j])
-            acc += nlogn[on] + nlogn[int(class_totals[c]) - on]
-            on_total += on
-        acc -= nlogn[on_total] + nlogn[n - on_total]
-        ig[j] = max(acc / n, 0.0)
+            cells[2 * c] = on
+            cells[2 * c + 1] = int(class_totals[c]) - on
+            margins[0] += on
+        margins[1] = n - margins[0]
+        ig[j] = _table_ig(cells, class_totals, margins, 2, n, base, nlogn,
+                          terms)
     return ig
 
 
@@ -157,23 +217,27 @@ def _pair_ig_kernel(class_totals, ones, pairs, nlogn):
     M = np.zeros((m, m))
     if n == 0:
         return M
+    cells = np.zeros(4 * n_classes, dtype=np.int64)
+    margins = np.zeros(4, dtype=np.int64)
+    terms = np.zeros(4 * n_classes)
     for i in range(m):
         for j in range(i, m):
-            acc = base
-            t11 = t10 = t01 = t00 = 0
+            margins[:] = 0
             for c in range(n_classes):
                 both = int(pairs[c, i, j])
                 only_i = int(ones[c, i]) - both
                 only_j = int(ones[c, j]) - both
                 neither = int(class_totals[c]) - both - only_i - only_j
-                acc += (nlogn[both] + nlogn[only_i] + nlogn[only_j]
-                        + nlogn[neither])
-                t11 += both
-                t10 += only_i
-                t01 += only_j
-                t00 += neither
-            acc -= nlogn[t11] + nlogn[t10] + nlogn[t01] + nlogn[t00]
-            M[i, j] = M[j, i] = max(acc / n, 0.0)
+                cells[4 * c] = both
+                cells[4 * c + 1] = only_i
+                cells[4 * c + 2] = only_j
+                cells[4 * c + 3] = neither
+                margins[0] += both
+                margins[1] += only_i
+                margins[2] += only_j
+                margins[3] += neither
+            M[i, j] = M[j, i] = _table_ig(cells, class_totals, margins, 4, n,
+                                          base, nlogn, terms)
     return M
 
 

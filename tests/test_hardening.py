@@ -253,3 +253,88 @@ def test_huge_alpha_objective_regularized():
     except NonFiniteModelError:
         return
     assert np.isfinite(est.coef_).all()
+
+
+# -- information-gain ties -------------------------------------------------------------
+def test_information_gain_exact_zero_and_tie_rule(real_data):
+    """german, permutation 0, first 25 rows: features 0 and 1 are constant and
+    feature 22 is on in 4 of 20 and 1 of 5 rows, so all three are independent
+    of the label, IG = 0 exactly; the documented rule then keeps the lower
+    index.  Before: feature 22 came out as 5.7e-16 and outranked 0 and 1."""
+    from olearn.feature_selection import _top_features, information_gain
+    X, y = real_data("german.numer")
+    X = X.toarray() if sp.issparse(X) else np.asarray(X)
+    order = np.random.default_rng(0).permutation(len(y))
+    Xs, ys = X[order][:25][:, [0, 1, 22]], y[order][:25]
+    ig = information_gain(Xs, ys)
+    assert_array_equal(ig, [0.0, 0.0, 0.0])
+    assert_array_equal(_top_features(ig, 1), [0])
+    assert_array_equal(_top_features(ig, 2), [0, 1])
+
+
+def test_equal_tables_give_equal_gains():
+    """A feature, its complement and its copy have bit-identical gains; a
+    feature whose on-rate is the same in every class has gain exactly 0."""
+    from olearn.feature_selection import information_gain, pair_information_gain
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n = int(rng.integers(5, 400))
+        y = rng.integers(0, 2, n)
+        b = (rng.random(n) < rng.random()).astype(float)
+        B = np.column_stack([b, 1.0 - b, b, rng.integers(0, 2, n)])
+        ig = information_gain(B, y)
+        assert ig[0] == ig[1] == ig[2]
+        M = pair_information_gain(B, y)
+        assert M[0, 3] == M[1, 3] == M[2, 3] == M[3, 0]
+        assert M[0, 1] == M[0, 2] == M[0, 0]   # (b, 1-b) carries b's information
+    y = np.repeat([0, 1], [20, 5])
+    b = np.r_[np.ones(4), np.zeros(16), np.ones(1), np.zeros(4)]
+    assert information_gain(b[:, None], y)[0] == 0.0
+    assert pair_information_gain(np.column_stack([b, b]), y)[0, 1] == 0.0
+
+
+# -- ROMMA: the tracked ||w||^2 never drifts into another algorithm ----------------------
+def noisy_rows(n=10_000, d=5, noise=0.1, seed=0):
+    """The issue's case: 10,000 rows with 10% flipped labels (not separable);
+    ROMMA's ||w||^2 grows geometrically (by design) and the rounds become
+    ill-conditioned (x_t nearly parallel to w_t)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    y[rng.random(n) < noise] *= -1
+    return X, y
+
+
+def romma_step(w, x, y, aggressive):
+    """One ROMMA step from w with every norm computed from the vectors."""
+    s = w @ x
+    if not ((y * s < 1) if aggressive else (y * s <= 0)) or not x.any():
+        return w
+    xx, ww = x @ x, w @ w
+    denom = xx * ww - s * s
+    if y * s >= xx * ww or denom <= 1e-12 * xx * ww:
+        return y * x / xx
+    return ((xx * ww - y * s) * w + ww * (y - s) * x) / denom
+
+
+@pytest.mark.parametrize("cls, aggressive", [(ROMMA, False), (AggressiveROMMA, True)])
+def test_romma_tracked_norm_stays_exact_on_noisy_rows(cls, aggressive):
+    """Before: tracked ||w||^2 = 3.8e16 against the real 1.76 (ROMMA), after
+    which every step used a wrong ||w_t||^2 -- another algorithm.  Now every
+    step is ROMMA's step from the current w (norms from the vector)."""
+    from olearn.linear.core import SQNORM
+    X, y = noisy_rows()
+    est = cls().fit(X, y)
+    w = est.coef_.ravel()
+    assert est._state[SQNORM] == pytest.approx(w @ w, rel=1e-9)
+    assert np.isfinite(w).all() and w @ w > 1e100       # it grows, by design
+    step = cls()
+    worst = 0.0
+    for t in range(X.shape[0]):
+        before = step.coef_.ravel().copy() if t else np.zeros(X.shape[1])
+        step.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        after = step.coef_.ravel()
+        want = romma_step(before, X[t], y[t], aggressive)
+        worst = max(worst, np.linalg.norm(after - want) / np.linalg.norm(want))
+        assert step._state[SQNORM] == pytest.approx(after @ after, rel=1e-9)
+    assert worst < 1e-6

@@ -130,6 +130,15 @@ def finished_run(run, X, y, learner_type):
     return Stream(X, y_pm, np.asarray(run.margins_, np.float64), sq_norms)
 
 
+def theorem_mistakes(stream):
+    """Rounds with ``y_t w_t.x_t <= 0``: the mistakes the bound theorems count.
+
+    A zero score is a mistake here (the learner's ``n_mistakes_`` counts it
+    as a prediction of the negative class, as ``predict`` does).
+    """
+    return int(np.count_nonzero(stream.margins <= 0.0))
+
+
 def check_replay(run, stream, coefficients):
     """Raise unless ``coef_ = sum_t coefficients_t x_t`` (the run saw this stream).
 

@@ -24,6 +24,15 @@ with ``l_t = max(0, 1 - y_t w_t.x_t)`` the learner's loss before its update and
 A mistake has ``y_t w_t.x_t <= 0``, hence ``l_t >= 1``, so Theorems 2, 3 and
 5 also bound the number of mistakes by ``sum_t l_t^2``.
 
+Ties.  The theorems count every round with ``y_t w_t.x_t <= 0`` (a zero score
+is a mistake), and so do these functions (``observed`` and the term
+``mistakes``, from the run's ``margins_``).  A run's ``n_mistakes_`` counts a
+zero score as a prediction of the negative class, as ``predict`` does, and
+its ``n_updates_`` only the rounds that changed ``w`` (an empty row changes
+nothing); both are reported as the terms ``sign_errors`` and
+``model_changes``.  On streams with empty rows or zero scores the three
+counts differ.
+
 The paper takes ``epsilon = 1``.  For a run with another ``epsilon > 0`` both
 losses are taken at that ``epsilon``: the proof of Lemma 1 uses only
 ``y w_t.x = epsilon - l_t`` on update rounds and ``y u.x >= epsilon - l*_t``,
@@ -35,14 +44,15 @@ import numpy as np
 
 from ..linear.pa import PA
 from ..linear.perceptron import Perceptron
-from ._common import check_replay, finished_run, make_check
+from ._common import check_replay, finished_run, make_check, theorem_mistakes
 
 
 def perceptron_bound(run, X, y, u, gamma=None):
     """Freund and Schapire's (1999, Thm 2) bound on a finished Perceptron run.
 
-    ``observed`` is ``run.n_updates_`` (ties ``y w.x = 0`` update too, as in
-    the analysis; updates >= mistakes) and ``bound`` is
+    ``observed`` is the number of rounds with ``y_t w_t.x_t <= 0`` (the
+    update condition of the analysis, ties included; an empty row counts
+    although it does not change ``w``) and ``bound`` is
     ``((R + D) / gamma)^2`` for ``u / ||u||`` (the theorem needs a unit
     competitor; the bound is invariant to scaling ``u`` and ``gamma``
     together, so ``gamma`` is in units of the normalised ``u``).
@@ -77,9 +87,10 @@ def perceptron_bound(run, X, y, u, gamma=None):
     return make_check(
         "Perceptron: updates <= ((R + D)/gamma)^2 "
         "(Freund & Schapire 1999, Thm 2)",
-        run.n_updates_, ((R + D) / gamma) ** 2,
+        int(np.count_nonzero(updated)), ((R + D) / gamma) ** 2,
         R=R, D=D, gamma=float(gamma), gamma_optimised=optimised,
-        u_norm=u_norm, mistakes=int(run.n_mistakes_),
+        u_norm=u_norm, mistakes=int(np.count_nonzero(updated)),
+        sign_errors=int(run.n_mistakes_), model_changes=int(run.n_updates_),
         rounds=int(run.n_rounds_))
 
 
@@ -155,10 +166,11 @@ def pa_bound(run, X, y, u, theorem=None):
     check_replay(run, stream, tau * stream.y)
     loss_u = np.maximum(0.0, epsilon - stream.competitor_margins(u))
     R, u_sq = stream.R, float(u @ u)
-    mistakes = int(run.n_mistakes_)
+    mistakes = theorem_mistakes(stream)
     sum_loss_sq = float(loss @ loss)
     terms = dict(
         R=R, u_norm_sq=u_sq, epsilon=epsilon, mistakes=mistakes,
+        sign_errors=int(run.n_mistakes_), model_changes=int(run.n_updates_),
         sum_loss_sq=sum_loss_sq, sum_loss_u=float(loss_u.sum()),
         sum_loss_u_sq=float(loss_u @ loss_u),
         lemma1_lhs=float(tau @ (2.0 * loss - tau * stream.sq_norms

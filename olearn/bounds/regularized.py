@@ -449,7 +449,8 @@ def _common_terms(run, stream, c, rep, S, sigma):
                 competitor_min_margin=c.min_margin,
                 competitor_moving_rounds=c.moving_rounds,
                 drift_term=rep.drift, final_gap_sq=rep.final_gap_sq,
-                mistakes=int(run.n_mistakes_), updates=int(run.n_updates_),
+                mistakes=int(c.mistakes), sign_errors=int(run.n_mistakes_),
+                updates=int(run.n_updates_),
                 rounds=int(run.n_rounds_))
 
 

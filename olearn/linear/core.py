@@ -50,11 +50,33 @@ def predict_round(X, t, y, v, state, mistakes, margins):
     return score, sq
 
 
+#: ``||a w + b x||^2`` is tracked as ``a^2 ||w||^2 + 2ab w.x + b^2 ||x||^2``;
+#: when the terms cancel so that their magnitude exceeds the result by this
+#: factor (more than 6 of 16 digits lost), ``||w||^2`` is recomputed from the
+#: vector instead (O(d), only on such rounds).
+DRIFT_RATIO = 1e6
+
+
+@njit(cache=True)
+def exact_sqnorm(v, state):
+    """``||w||^2 = s^2 sum_j v_j^2`` from the vector (O(d))."""
+    total = 0.0
+    for j in range(v.shape[0]):
+        total += v[j] * v[j]
+    return state[SCALE] * state[SCALE] * total
+
+
 @njit(cache=True)
 def scale_add(X, t, a, b, v, z, state, score, sq):
-    """``w <- a w + b x_t`` for ``w = s v``; ``score = w . x_t`` before it."""
-    state[SQNORM] = max(0.0, a * a * state[SQNORM] + 2.0 * a * b * score
-                        + b * b * sq)
+    """``w <- a w + b x_t`` for ``w = s v``; ``score = w . x_t`` before it.
+
+    ``||w||^2`` follows the update in O(1), or is recomputed from the vector
+    when the update cancels (see :data:`DRIFT_RATIO`).
+    """
+    cross = 2.0 * a * b * score
+    tracked = a * a * state[SQNORM] + b * b * sq
+    state[SQNORM] = max(0.0, tracked + cross)
+    drifts = tracked + abs(cross) > DRIFT_RATIO * state[SQNORM]
     if a != 1.0:
         s = state[SCALE] * a
         # With averaging, (S + s) v - z loses about log10(1/|s|) digits: fold
@@ -69,6 +91,8 @@ def scale_add(X, t, a, b, v, z, state, score, sq):
         row_axpy(X, t, step, v)
         if z.shape[0]:
             row_axpy(X, t, step * state[SUM_SCALE], z)
+    if drifts:
+        state[SQNORM] = exact_sqnorm(v, state)
 
 
 @njit(cache=True)

@@ -21,7 +21,8 @@ from numba import njit
 
 from ..base import check_positive
 from .._rows import row_axpy, row_has_nonzero
-from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
+from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
+                   exact_sqnorm, predict_round)
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -48,11 +49,16 @@ def pa_pass(X, y, v, z, state, mistakes, margins,
         if tau != 0.0:
             # scale_add(X, t, 1.0, tau * y[t], ...) spelled out (see olearn.linear)
             b = tau * y[t]
-            state[SQNORM] = max(0.0, state[SQNORM] + 2.0 * b * score + b * b * sq)
+            cross = 2.0 * b * score
+            tracked = state[SQNORM] + b * b * sq
+            state[SQNORM] = max(0.0, tracked + cross)
+            drifts = tracked + abs(cross) > DRIFT_RATIO * state[SQNORM]
             step = b / state[SCALE]
             row_axpy(X, t, step, v)
             if z.shape[0]:
                 row_axpy(X, t, step * state[SUM_SCALE], z)
+            if drifts:
+                state[SQNORM] = exact_sqnorm(v, state)
             # with gamma > 0 an all-zero row gets tau > 0 but changes nothing
             if sq > 0.0 or row_has_nonzero(X, t):
                 n_updates += 1

@@ -2,7 +2,8 @@
 from numba import njit
 
 from .._rows import row_axpy, row_has_nonzero
-from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
+from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
+                   exact_sqnorm, predict_round)
 
 
 @njit(cache=True)
@@ -23,11 +24,16 @@ def perceptron_pass(X, y, v, z, state, mistakes, margins):
         b = perceptron_step(score, y[t])
         if b != 0.0:
             # scale_add(X, t, 1.0, b, ...) spelled out (see olearn.linear)
-            state[SQNORM] = max(0.0, state[SQNORM] + 2.0 * b * score + b * b * sq)
+            cross = 2.0 * b * score
+            tracked = state[SQNORM] + b * b * sq
+            state[SQNORM] = max(0.0, tracked + cross)
+            drifts = tracked + abs(cross) > DRIFT_RATIO * state[SQNORM]
             step = b / state[SCALE]
             row_axpy(X, t, step, v)
             if z.shape[0]:
                 row_axpy(X, t, step * state[SUM_SCALE], z)
+            if drifts:
+                state[SQNORM] = exact_sqnorm(v, state)
             # an all-zero row changes nothing and is not an update
             if sq > 0.0 or row_has_nonzero(X, t):
                 n_updates += 1
