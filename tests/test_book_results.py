@@ -158,3 +158,22 @@ def test_regularized_headline_is_the_papers_update_on_mistakes():
     for label in ("objective-regularized", "L2-constrained", "L1-constrained"):
         assert grids[label]["fixed"]["update_on"] == "mistake", label
         assert grids[label + " (every round)"]["fixed"]["update_on"] == "round", label
+
+
+def test_committed_page_outputs_name_the_stored_commits():
+    # one provenance per number: a commit printed in a committed page's output is the commit of
+    # a stored full run (the pages print the provenance of what they show)
+    import re
+
+    stored_commits = {json.loads(p.read_text())["git_commit"] for p in PROVENANCE_FILES}
+    pages = sorted((RESULTS.parent).glob("*/*.ipynb"))
+    assert pages
+    printed = set()
+    for page in pages:
+        for cell in json.loads(page.read_text())["cells"]:
+            for output in cell.get("outputs", []):
+                text = "".join(output.get("text", "")) + "".join(
+                    output.get("data", {}).get("text/plain", ""))
+                printed |= set(re.findall(r"commit ([0-9a-f]{40})", text))
+    assert printed, "no committed page output prints the provenance of its stored run"
+    assert printed <= stored_commits, printed - stored_commits

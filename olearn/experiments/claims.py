@@ -80,13 +80,13 @@ def kept_share(stored, learner="L2-constrained"):
 
 
 def half_mass_pixels(w):
-    """Number of largest |w_j| that carry half of sum |w_j|."""
+    """Number of largest ``|w_j|`` that carry half of ``sum_j |w_j|``."""
     s = np.sort(np.abs(w))[::-1]
     return int(np.searchsorted(np.cumsum(s), 0.5 * s.sum()) + 1)
 
 
 def figure3_table(stored, X, digit):
-    """Per panel of Figure 3 (USPS, trial 0): concentration of |w| and its correlation
+    """Per panel of Figure 3 (USPS, trial 0): concentration of ``|w|`` and its correlation
     with the information gain of each pixel for "3 vs 8" and "7 vs 9"."""
     from ..feature_selection import information_gain
 
