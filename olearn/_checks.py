@@ -31,6 +31,47 @@ def assert_finite(X, name="X"):
                      f"values (impute or drop those entries first).")
 
 
+@njit(cache=True)
+def _unsigned_max(a):
+    top = a[0]
+    for i in range(1, a.shape[0]):
+        if a[i] > top:
+            top = a[i]
+    return top
+
+
+def check_csr(X, name="X"):
+    """Raise ``ValueError`` unless the CSR matrix ``X`` is well formed.
+
+    The compiled loops index the weight vector with ``indices`` unchecked, so
+    an out-of-range column would write out of bounds.  One pass over
+    ``indices`` read as unsigned integers (a negative index becomes huge), so
+    one comparison per nonzero: about 6 ms for the 1.5e7 nonzeros of the
+    sparse benchmark stream, next to 17 ms for :func:`assert_finite`.
+    """
+    if not sp.issparse(X):
+        return
+    indptr, indices = X.indptr, X.indices
+    n_rows, n_cols = X.shape
+    if (indptr.shape[0] != n_rows + 1 or indices.shape[0] != X.data.shape[0]
+            or indptr[0] != 0 or indptr[-1] > indices.shape[0]
+            or (n_rows > 0 and (np.diff(indptr) < 0).any())):
+        raise ValueError(
+            f"Input {name} is a malformed CSR matrix: indptr must start at 0, "
+            f"be non-decreasing and end within indices (got indptr of length "
+            f"{indptr.shape[0]} for {n_rows} rows, {indices.shape[0]} "
+            f"indices). Rebuild it with scipy.sparse.csr_matrix.")
+    used = np.ascontiguousarray(indices[:indptr[-1]])
+    if used.size == 0:
+        return
+    unsigned = used.view(np.uint64 if used.dtype.itemsize == 8 else np.uint32)
+    if int(_unsigned_max(unsigned)) >= n_cols:
+        raise ValueError(
+            f"Input {name} is a malformed CSR matrix: column indices must lie "
+            f"in [0, {n_cols}) for its {n_cols} columns, got indices from "
+            f"{int(used.min())} to {int(used.max())}.")
+
+
 def distinct_labels(y):
     """The sorted distinct values of ``y`` when there are at most two, else ``np.unique(y)``.
 

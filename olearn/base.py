@@ -55,7 +55,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._checks import _EXPONENT, _count_nonfinite, assert_finite, distinct_labels
+from ._checks import (_EXPONENT, _count_nonfinite, assert_finite, check_csr,
+                      distinct_labels)
 
 
 class NonNumericInputError(TypeError, ValueError):
@@ -93,6 +94,7 @@ def validate_rows(estimator, X):
                           reset=False, ensure_all_finite=False)
     except TypeError as error:
         raise NonNumericInputError(str(error)) from error
+    check_csr(X)
     assert_finite(X)
     return X
 
@@ -263,6 +265,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise NonNumericInputError(str(error)) from error
         if not sp.issparse(X):
             X = np.ascontiguousarray(X)
+        check_csr(X)
         assert_finite(X)
         if y.dtype.kind in "biuf":
             labels = distinct_labels(y)

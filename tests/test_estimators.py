@@ -395,7 +395,7 @@ BAD_PARAMS = {
     "C=inf": (PA(C=np.inf, variant="PA-I"), "C must be a finite number > 0"),
     "C=str": (PA(C="1", variant="PA-I"), "C must be a finite number > 0"),
     "variant": (PA(variant="PA-III"), "variant must be one of"),
-    "epsilon<0": (PA(epsilon=-0.1), "epsilon must be a finite number >= 0"),
+    "epsilon<0": (PA(epsilon=-0.1), "epsilon must be a finite number > 0"),
     "gamma<0": (PA(gamma=-1.0), "gamma must be a finite number >= 0"),
     "gamma+PA-I": (PA(variant="PA-I", gamma=0.5), "gamma is the relaxation of plain PA"),
     "n_epochs=0": (Perceptron(n_epochs=0), "n_epochs must be a positive integer"),
@@ -496,7 +496,7 @@ def test_pa_gamma_half_inverse_C_is_pa2(C):
 
 
 @pytest.mark.parametrize("variant", ["PA", "PA-I", "PA-II"])
-@pytest.mark.parametrize("epsilon", [0.0, 0.25, 3.0])
+@pytest.mark.parametrize("epsilon", [0.25, 3.0])   # 0 is refused (test_hardening)
 def test_pa_epsilon_enters_the_loss(variant, epsilon):
     X, y = stream()
     C = 0.2

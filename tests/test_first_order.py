@@ -244,7 +244,7 @@ def test_norma_shrinks_every_round():
 
 # -- parameters ---------------------------------------------------------------------
 BAD_PARAMS = [
-    (ALMA, {"p": 1.5}, "p must be >= 2"),
+    (ALMA, {"p": 1.5}, r"p must be in \[2, 100\]"),
     (ALMA, {"p": "2"}, "p must be"),
     (ALMA, {"alpha": 0.0}, "alpha must be"),
     (ALMA, {"alpha": 1.5}, r"alpha must be in \(0, 1\]"),

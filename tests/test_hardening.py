@@ -338,3 +338,143 @@ def test_romma_tracked_norm_stays_exact_on_noisy_rows(cls, aggressive):
         worst = max(worst, np.linalg.norm(after - want) / np.linalg.norm(want))
         assert step._state[SQNORM] == pytest.approx(after @ after, rel=1e-9)
     assert worst < 1e-6
+
+
+# -- ALMA_p: exact norm, p range -------------------------------------------------------
+def scaled_pnorm(v, p):
+    m = np.abs(v).max()
+    return 0.0 if m == 0 else m * np.sum((np.abs(v) / m) ** p) ** (1 / p)
+
+
+def scaled_link(v, r):
+    """sign(v) |v|^{r-1} / ||v||_r^{r-2}, computed without under/overflow."""
+    n = scaled_pnorm(v, r)
+    return np.zeros_like(v) if n == 0 else np.sign(v) * n * (np.abs(v) / n) ** (r - 1)
+
+
+def alma_theta(est):
+    from olearn.linear.alma import THETA_SCALE
+    return est._alma[THETA_SCALE] * est._theta
+
+
+@pytest.mark.parametrize("p", [6.0, 10.0])
+def test_alma_p_norm_stays_exact_on_a_long_dense_stream(p):
+    """The incremental ||theta||_p^p drifted for p >= 6 (p = 10: w departed
+    from f^{-1}(theta) by 58% after 300,000 rounds).  Now w = f^{-1}(theta)
+    and ||w||_q = min(1, ...) hold to rounding at the end of the stream."""
+    rng = np.random.default_rng(0)
+    n, d = 300_000, 10
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)
+    y[rng.random(n) < 0.1] *= -1
+    est = ALMA(p=p).fit(X, y)
+    theta = alma_theta(est)
+    w = est.coef_.ravel()
+    np.testing.assert_allclose(w, scaled_link(theta, p), rtol=1e-9,
+                               atol=1e-12 * np.abs(w).max())
+    q = p / (p - 1)
+    assert scaled_pnorm(w, q) <= 1 + 1e-9
+
+
+def alma_reference_step(theta, k, x, y, p, alpha=0.9, B=None, C=None):
+    """Gentile's Figure 1 on theta = f(w): returns (theta', k', w')."""
+    B = 1 / alpha if B is None else B
+    C = np.sqrt(2) if C is None else C
+    w = scaled_link(theta, p)
+    nx = scaled_pnorm(x, p)
+    if nx == 0:
+        return theta, k, w
+    gamma = B * np.sqrt(p - 1) / np.sqrt(k)
+    eta = C / (np.sqrt(p - 1) * np.sqrt(k))
+    if y * (w @ x) / nx <= (1 - alpha) * gamma:
+        theta = theta + eta * y * x / nx
+        theta = theta / max(1.0, scaled_pnorm(theta, p))
+        k += 1
+    return theta, k, scaled_link(theta, p)
+
+
+@pytest.mark.parametrize("p", [3.0, 10.0, 50.0, 100.0])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_alma_p_steps_follow_figure_1(p, sparse):
+    """Every round is Figure 1's step from the current theta, for p up to the
+    largest allowed (large p used to underflow: p >= 166 raised a bare
+    ZeroDivisionError, p = 1e6 learned nothing)."""
+    X, y = stream(n=300, d=8, zero_every=11)
+    rng = np.random.default_rng(1)
+    X = X * rng.exponential(size=X.shape) ** 3 * (rng.random(X.shape) < 0.6)
+    Xs = sp.csr_matrix(X) if sparse else X
+    est = ALMA(p=p)
+    theta, k = np.zeros(X.shape[1]), 1
+    for t in range(X.shape[0]):
+        est.partial_fit(Xs[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        theta, k, w = alma_reference_step(theta, k, X[t], y[t], p)
+        assert est.k_ == k
+        np.testing.assert_allclose(est.coef_.ravel(), w, rtol=1e-9,
+                                   atol=1e-12 * max(np.abs(w).max(), 1e-300))
+    assert est.n_updates_ > 10
+
+
+@pytest.mark.parametrize("p", [1.5, 101, 166, 1e6, np.inf, np.nan])
+def test_alma_p_range_is_validated(p):
+    X, y = stream(zero_every=0)
+    with pytest.raises(ValueError, match=r"p must be"):
+        ALMA(p=p).fit(X, y)
+
+
+# -- PA(epsilon=0) ----------------------------------------------------------------------
+def test_pa_epsilon_zero_is_rejected():
+    """With epsilon = 0 the loss max(0, -y w.x) is 0 at w = 0: PA never updated,
+    silently.  It is refused as NORMA refuses rho = 0."""
+    X, y = stream(zero_every=0)
+    for variant in ("PA", "PA-I", "PA-II"):
+        with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
+            PA(variant=variant, epsilon=0.0).fit(X, y)
+    est = PA().partial_fit(X[:10], y[:10])
+    est.set_params(epsilon=0.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        est.partial_fit(X, y)
+
+
+# -- malformed CSR -----------------------------------------------------------------------
+def broken_csr(kind):
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 0.0]]))
+    if kind == "column too large":
+        X.indices[1] = 7
+    elif kind == "negative column":
+        X.indices[1] = -1
+    elif kind == "indptr":
+        X.indptr[1] = 9
+    return X
+
+
+@pytest.mark.parametrize("kind", ["column too large", "negative column", "indptr"])
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+def test_malformed_csr_is_refused(kind, method):
+    """A CSR matrix with an out-of-range column index crashed fit."""
+    y = np.array([1, -1, 1])
+    est = Perceptron()
+    if method == "predict":
+        est.fit(np.eye(3), y)
+    with pytest.raises(ValueError, match="CSR"):
+        getattr(est, method)(broken_csr(kind), *(() if method == "predict" else (y,)))
+
+
+# -- experiment cache ---------------------------------------------------------------------
+def test_cache_refuses_an_unseeded_shuffling_learner(tmp_path):
+    """An unseeded shuffle=True learner draws new permutations on every run;
+    the cache replayed its first run as if it were deterministic."""
+    from olearn.experiments import runner
+    X, y = stream(n=60, zero_every=0)
+    learners = {"unseeded": Perceptron(shuffle=True, n_epochs=2),
+                "seeded": Perceptron(shuffle=True, n_epochs=2, random_state=3),
+                "nested": FeatureSelected(PA(), k=2, shuffle=True, n_epochs=2)}
+    kwargs = dict(n_permutations=2, cache_dir=tmp_path, progress=False)
+    with pytest.warns(UserWarning, match="unseeded.*not cached"):
+        runner.run(learners, X, y, **kwargs)
+    with pytest.warns(UserWarning, match="not cached"):
+        again = runner.run(learners, X, y, **kwargs)
+    cached = again.table.groupby("learner")["cached"].all()
+    assert cached["seeded"]
+    anywhere = again.table.groupby("learner")["cached"].any()
+    assert not anywhere["unseeded"] and not anywhere["nested"]
+    assert again.n_cached == 2

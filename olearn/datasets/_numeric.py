@@ -1,16 +1,18 @@
 """Loaders for numeric data: LIBSVM files, spambase, USPS and MNIST digits, digit tasks.
 
-Parsed files are cached per process (``functools.lru_cache``); every load returns fresh
-copies, so callers may modify what they get.
+Parsed files are cached per process, keyed by the file's content identity (path,
+size, inode, times: a repaired file is parsed again; see
+:func:`olearn.datasets._fetch.cached_by_content`); every load returns fresh copies, so
+callers may modify what they get.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._fetch import cached_by_content
 from ._base import Loaded, binary_labels
 
 
@@ -27,7 +29,7 @@ def _pick(paths: dict, stem: str) -> Path:
     raise KeyError(stem)
 
 
-@lru_cache(maxsize=None)
+@cached_by_content
 def _read_svmlight(path: str, n_features: int):
     from sklearn.datasets import load_svmlight_file
 
@@ -50,7 +52,7 @@ def libsvm_loader(train_file: str, test_file: str | None, n_features: int):
     return load
 
 
-@lru_cache(maxsize=None)
+@cached_by_content
 def _read_table(path: str, sep: str, comment: str | None):
     import pandas as pd
 

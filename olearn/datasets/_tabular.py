@@ -12,11 +12,11 @@ Encodings (documented per loader):
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._fetch import cached_by_content
 from ._base import Loaded, binary_labels
 from ._numeric import _pick
 
@@ -64,7 +64,7 @@ ADULT_BIN_EDGES = {
 ADULT_CONTINUOUS = ("age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week")
 
 
-@lru_cache(maxsize=None)
+@cached_by_content
 def _read_adult(path: str):
     import pandas as pd
 
@@ -207,7 +207,7 @@ def load_adult_single_pass(paths, subset, features=None):
 
 
 # --------------------------------------------------------------------- small UCI sets
-@lru_cache(maxsize=None)
+@cached_by_content
 def _read_csv(path: str):
     import pandas as pd
 

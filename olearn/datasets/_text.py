@@ -15,7 +15,9 @@ Documents are decoded as Latin-1 (every byte is a character, nothing fails). Fea
     ``TfidfVectorizer`` with the same tokens (smooth idf, l2-normalised rows), the
     high-dimensional text stand-ins for the sparse confidence-weighted paper.
 
-Parsed corpora are cached per process (``functools.lru_cache``).
+Parsed corpora are cached per process, keyed by the file's content identity (path,
+size, inode, times: a repaired file is parsed again; see
+:func:`olearn.datasets._fetch.cached_by_content`).
 """
 from __future__ import annotations
 
@@ -23,10 +25,10 @@ import html
 import re
 import tarfile
 import zipfile
-from functools import lru_cache
 
 import numpy as np
 
+from ._fetch import cached_by_content
 from ._base import Loaded, binary_labels
 from ._numeric import _pick
 
@@ -62,7 +64,7 @@ def strip_header(message: str) -> str:
     return body if blank else message
 
 
-@lru_cache(maxsize=None)
+@cached_by_content
 def read_20newsgroups(path: str):
     """(texts without headers, newsgroup per text, "train"/"test" per text), tar order."""
     texts, groups, split = [], [], []
@@ -136,7 +138,7 @@ def reuters_text(document: str) -> str:
     return html.unescape(plain) if "&" in plain else plain
 
 
-@lru_cache(maxsize=None)
+@cached_by_content
 def read_reuters21578(path: str):
     """(texts, topics tuple per text, LEWISSPLIT per text, NEWID per text), NEWID order."""
     records = []
@@ -193,7 +195,7 @@ def reuters_topic_loader(topic: str):
 
 
 # ----------------------------------------------------------------- movie reviews
-@lru_cache(maxsize=None)
+@cached_by_content
 def read_movie_reviews(path: str):
     """(texts, 'pos'/'neg' per text), in zip order (neg cv000-cv999, then pos)."""
     texts, labels = [], []

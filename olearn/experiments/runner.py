@@ -35,19 +35,24 @@ mistakes as packed bits) under a content key -- the learner's class, its
 a hash of the data (values, not name), the permutation seed, the stream length
 and ``olearn.__version__`` -- so a rerun computes only what changed (a new
 learner, a new parameter, more permutations, an edited learner).  Cached rows
-keep the ``seconds`` measured when they were computed.
+keep the ``seconds`` measured when they were computed.  A learner that
+shuffles without an integer ``random_state`` (also nested, e.g.
+``learner__shuffle``) is not a function of its key: its tasks are neither
+read from nor written to the cache, with a warning (:func:`deterministic`).
 """
 import datetime
 import hashlib
 import importlib.util
 import inspect
 import json
+import numbers
 import os
 import platform
 import subprocess
 import sys
 import time
 import uuid
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -235,6 +240,8 @@ def _run_task(index, estimator, X, y, seed, n_rounds):
     X, y = X[order], y[order]
     _warm_up(estimator, X, y)
     learner = clone(estimator)
+    if getattr(learner, "record", "full") != "full":
+        learner.set_params(record="full")     # the run needs mistakes_
     start = time.perf_counter()
     learner.fit(X, y)
     seconds = time.perf_counter() - start
@@ -342,6 +349,25 @@ def source_digest(cls):
         if path and os.path.isfile(path):
             digest.update(name.encode() + Path(path).read_bytes())
     return digest.hexdigest()
+
+
+def deterministic(estimator):
+    """Whether a task's outcome is a function of its key.
+
+    False if the estimator, or one nested in it (``learner__shuffle``...),
+    has ``shuffle=True`` without an integer ``random_state``: such a learner
+    draws new permutations on every run, and replaying a cached run would
+    present one draw as the result.
+    """
+    params = estimator.get_params(deep=True)
+    for name, value in params.items():
+        if name.rsplit("__", 1)[-1] == "shuffle" and value:
+            prefix = name[:-len("shuffle")]
+            seed = params.get(prefix + "random_state")
+            if not (isinstance(seed, numbers.Integral)
+                    and not isinstance(seed, bool)):
+                return False
+    return True
 
 
 def task_key(estimator, fingerprint, seed, n_rounds):
@@ -536,7 +562,16 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
     outcomes, keys = {}, {}
     store = TaskCache(cache_dir or default_cache_dir()) if cache else None
     if store is not None:
+        for label, est in learners.items():
+            if not deterministic(est):
+                warnings.warn(
+                    f"Learner {label!r} shuffles without an integer "
+                    f"random_state, so every run draws new orders: its tasks "
+                    f"are not cached (neither read nor stored). Set "
+                    f"random_state to cache them.", UserWarning, stacklevel=2)
         for i, (_, est, p) in enumerate(tasks):
+            if not deterministic(est):
+                continue
             keys[i] = task_key(est, fingerprint, (seed0, p), stream)
             found = store.load(keys[i][0])
             if found is not None:
@@ -548,7 +583,7 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
         for i, record, packed in _progress(_parallel(n_jobs)(jobs), len(todo),
                                            dataset or "tasks", progress):
             outcomes[i] = (record, packed, False)
-            if store is not None:
+            if store is not None and i in keys:
                 store.save(keys[i][0], record, packed, keys[i][1])
 
     table = pd.DataFrame([{"learner": label, "dataset": dataset,

@@ -23,9 +23,10 @@ import math
 
 from numba import njit
 
-from .._rows import row_has_nonzero
+from .._rows import row_axpy, row_has_nonzero
 from ..base import check_positive
-from .core import SQNORM, LinearClassifier, predict_round, scale_add
+from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
+                   exact_sqnorm, predict_round, rescale)
 
 SCHEDULES = ("constant", "sqrt")
 
@@ -48,7 +49,26 @@ def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
         if ((a != 1.0 and state[SQNORM] > 0.0)
                 or (b != 0.0 and (sq > 0.0 or row_has_nonzero(X, t)))):
             n_updates += 1
-        scale_add(X, t, a, b, v, z, state, score, sq)
+        # scale_add(X, t, a, b, ...) spelled out (see the speed note of
+        # olearn.linear.core; tests/test_linear.py checks bit equality)
+        cross = 2.0 * a * b * score
+        tracked = a * a * state[SQNORM] + b * b * sq
+        state[SQNORM] = max(0.0, tracked + cross)
+        drifts = tracked + abs(cross) > DRIFT_RATIO * state[SQNORM]
+        if a != 1.0:
+            s = state[SCALE] * a
+            low = 1e-5 if z.shape[0] else 1e-100
+            if s == 0.0 or abs(s) < low or abs(s) > 1e100:
+                rescale(v, z, state, s)
+            else:
+                state[SCALE] = s
+        if b != 0.0:
+            step = b / state[SCALE]
+            row_axpy(X, t, step, v)
+            if z.shape[0]:
+                row_axpy(X, t, step * state[SUM_SCALE], z)
+        if drifts:
+            state[SQNORM] = exact_sqnorm(v, state)
     return n_updates
 
 

@@ -76,7 +76,8 @@ class PA(LinearClassifier):
     variant : {"PA", "PA-I", "PA-II"}, default="PA"
     epsilon : float, default=1.0
         Margin required by the hinge loss ``max(0, epsilon - y w.x)``
-        (Carvalho and Cohen's insensitivity parameter).
+        (Carvalho and Cohen's insensitivity parameter); must be > 0 (with
+        ``epsilon = 0`` the loss is 0 at ``w = 0`` and PA would never update).
     gamma : float or None, default=None
         Carvalho and Cohen's relaxation: ``tau = l / (||x||^2 + gamma)``.
         Only with ``variant="PA"`` (``gamma=0`` is plain PA); ``gamma = 1/(2C)``
@@ -102,7 +103,8 @@ class PA(LinearClassifier):
             raise ValueError(f"variant must be one of {VARIANTS}, "
                              f"got {self.variant!r}.")
         check_positive("C", self.C)
-        check_positive("epsilon", self.epsilon, allow_zero=True)
+        # epsilon = 0: the loss max(0, -y w.x) is 0 at w = 0, PA never moves
+        check_positive("epsilon", self.epsilon)
         if self.gamma is not None:
             if self.variant != "PA":
                 raise ValueError(
