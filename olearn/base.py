@@ -214,17 +214,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"record must be one of {RECORDS}, got {record!r}.")
         self._check_params()
 
-    def _frozen_values(self):
+    def _frozen_param_values(self):
         """The values that must not change between ``partial_fit`` calls."""
         names = ("record",) + tuple(self._frozen_params)
         return {name: getattr(self, name, "full" if name == "record" else None)
                 for name in names}
 
     def _check_frozen(self):
-        old = self.__dict__.get("_frozen")
+        old = self.__dict__.get("_param_snapshot")
         if old is None:
             return
-        for name, value in self._frozen_values().items():
+        for name, value in self._frozen_param_values().items():
             before = old.get(name)
             if not _same(before, value):
                 raise FrozenParameterError(
@@ -302,7 +302,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "record", "full") != "counts"
 
     def _reset_record(self):
-        self._frozen = self._frozen_values()
+        self._param_snapshot = self._frozen_param_values()
         self._mistake_buffer = np.zeros(0, dtype=bool)
         self._margin_buffer = np.zeros(0)
         if self._full_record():

@@ -65,7 +65,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_array, check_consistent_length
 from threadpoolctl import ThreadpoolController
 
-from .base import OnlineClassifier
+from .base import OnlineClassifier, _same
 from .linear.pa import PA
 
 METHODS = ("info_gain", "game")
@@ -637,11 +637,30 @@ class FeatureSelected(OnlineClassifier):
         return X * self._mask
 
     def _sync_learner(self):
-        """Pass the learner's current parameters and ``record`` to ``learner_``."""
+        """Pass the learner's changed parameters and ``record`` to ``learner_``.
+
+        Only values that differ are set (a nested estimator as a clone, so the
+        user's object is never fitted in place); ``learner_`` validates them.
+        """
+        current = self.learner_.get_params(deep=False)
+        changed = {}
         if self.learner is not None:
-            self.learner_.set_params(**self.learner.get_params(deep=False))
-        if "record" in self.learner_.get_params(deep=False):
-            self.learner_.set_params(record=getattr(self, "record", "full"))
+            for name, value in self.learner.get_params(deep=False).items():
+                if name == "record":
+                    continue
+                if hasattr(value, "get_params"):
+                    old = current.get(name)
+                    if (type(old) is not type(value) or not all(
+                            _same(a, b) for a, b in zip(
+                                value.get_params(deep=True).values(),
+                                old.get_params(deep=True).values()))):
+                        changed[name] = clone(value)
+                elif not _same(value, current.get(name)):
+                    changed[name] = value
+        if "record" in current and current["record"] != getattr(self, "record", "full"):
+            changed["record"] = getattr(self, "record", "full")
+        if changed:
+            self.learner_.set_params(**changed)
 
     def _run(self, X, y_pm):
         # replaces the base's compiled pass: blocks go to learner.partial_fit
