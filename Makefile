@@ -32,7 +32,7 @@ book: $(STAMP)
 	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
 
 test: $(STAMP)
-	$(PY) -m pytest tests book --nbval-lax --nbval-current-env
+	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py

@@ -37,6 +37,17 @@ class Averaged(OnlineClassifier):
     ----------
     learner : LinearClassifier, default=Perceptron()
         Any olearn learner whose model is a weight vector.
+
+    Examples
+    --------
+    >>> from olearn import Averaged, Perceptron
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = Averaged(Perceptron()).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, learner=None):
