@@ -32,21 +32,21 @@ book: $(STAMP)
 	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
 
 test: $(STAMP)
-	$(PY) -m pytest tests book --nbval-lax --nbval-current-env
+	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py
 
-# Re-run every chapter's full experiment (OLEARN_QUICK unset) and rewrite book/results/.
-# Only from a committed tree, so that each stored provenance names the exact code
-# (the executed notebooks go to a temporary folder; the chapters themselves are untouched).
-CHAPTERS := perceptron_pa first_order regularized
+# Re-run every full experiment (OLEARN_QUICK unset) and rewrite book/results/: the pages that
+# store a full run. Only from a committed tree, so that each stored provenance names the exact
+# code (the executed notebooks go to a temporary folder; the pages themselves are untouched).
+RESULT_PAGES := perceptron_pa/experiment first_order/experiment first_order/voting regularized/experiment
 results: $(STAMP)
 	@git diff --quiet HEAD -- . ':(exclude)book/results' || \
 	  { echo "make results: commit your changes first (provenance records the commit)"; exit 1; }
-	cd book && out=$$(mktemp -d) && for nb in $(CHAPTERS); do \
-	  env -u OLEARN_QUICK ../$(VENV)/bin/jupyter nbconvert --to notebook --execute \
-	    --ExecutePreprocessor.timeout=-1 --output-dir "$$out" $$nb.ipynb || exit 1; done
+	out=$$(mktemp -d) && for page in $(RESULT_PAGES); do \
+	  env -u OLEARN_QUICK $(VENV)/bin/jupyter nbconvert --to notebook --execute \
+	    --ExecutePreprocessor.timeout=-1 --output-dir "$$out" book/$$page.ipynb || exit 1; done
 
 clean:
 	rm -rf book/_build .pytest_cache .numba_cache

@@ -431,7 +431,7 @@ def save(experiment, directory, **extra):
     from .. import __version__
 
     provenance = {
-        "chapter": "book/regularized.ipynb",
+        "chapter": "book/regularized/experiment.ipynb",
         "olearn_version": __version__,
         "git_commit": git_commit(),
         "git_dirty": git_dirty(),

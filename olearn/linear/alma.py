@@ -280,6 +280,17 @@ class ALMA(LinearClassifier):
     ----------
     k_ : int
         Gentile's counter: number of updates so far plus one.
+
+    Examples
+    --------
+    >>> from olearn import ALMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = ALMA(p=2, alpha=0.9).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     #: the state (theta, kept only for p > 2, and its norm) is tied to p

@@ -91,6 +91,17 @@ class Averaged(OnlineClassifier):
     weights : {"rounds", "correct"}, default="rounds"
         How hypotheses are weighted (see the module docstring); ``"correct"``
         is Carvalho and Cohen's voting.
+
+    Examples
+    --------
+    >>> from olearn import Averaged, Perceptron
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = Averaged(Perceptron()).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, learner=None, weights="rounds"):

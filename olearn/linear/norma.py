@@ -93,6 +93,17 @@ class NORMA(LinearClassifier):
         ``eta_t = eta`` or ``eta_t = eta / sqrt(t)``.
     n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import NORMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = NORMA(eta=0.5, lam=0.01).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", *,

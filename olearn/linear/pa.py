@@ -84,6 +84,17 @@ class PA(LinearClassifier):
         reproduces PA-II.
     n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import PA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = PA(C=0.5, variant="PA-I").fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 5)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, C=1.0, variant="PA", *, epsilon=1.0, gamma=None,

@@ -64,6 +64,17 @@ class Perceptron(LinearClassifier):
         ``n_updates_`` (constant memory), and reading ``mistakes_`` or
         ``margins_`` then raises an ``AttributeError`` saying so.  It cannot
         change between ``partial_fit`` calls.
+
+    Examples
+    --------
+    >>> from olearn import Perceptron
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = Perceptron().fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, *, n_epochs=1, shuffle=False, random_state=None,

@@ -427,6 +427,17 @@ class ObjectiveRegularizedPA(_RegularizedPA):
     ----------
     support_sizes_ : ndarray of int or None
         Nonzero weights after each round (only with ``truncate_sigma``).
+
+    Examples
+    --------
+    >>> from olearn import ObjectiveRegularizedPA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = ObjectiveRegularizedPA(alpha=0.01).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, alpha=0.01, *, update_on="mistake", truncate_sigma=None,
@@ -470,6 +481,17 @@ class L2ConstrainedPA(_RegularizedPA):
         Radius of the L2 ball (a round is feasible iff ``beta ||x_t|| >= 1``).
     update_on, truncate_sigma, n_epochs, shuffle, random_state, record
         As in :class:`ObjectiveRegularizedPA`.
+
+    Examples
+    --------
+    >>> from olearn import L2ConstrainedPA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = L2ConstrainedPA(beta=2.0).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, beta=1.0, *, update_on="mistake", truncate_sigma=None,
@@ -516,6 +538,17 @@ class L1ConstrainedPA(_RegularizedPA):
         nonzero row feasible).
     update_on, truncate_sigma, n_epochs, shuffle, random_state, record
         As in :class:`ObjectiveRegularizedPA`.
+
+    Examples
+    --------
+    >>> from olearn import L1ConstrainedPA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = L1ConstrainedPA(beta=2.0).fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, beta=1.0, *, update_on="mistake", truncate_sigma=None,

@@ -135,6 +135,17 @@ class ROMMA(LinearClassifier):
     ----------
     n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import ROMMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = ROMMA().fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _aggressive = False
@@ -166,6 +177,17 @@ class AggressiveROMMA(ROMMA):
     ----------
     n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import AggressiveROMMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = AggressiveROMMA().fit(X, y)          # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, 1]
     """
 
     _aggressive = True

@@ -1,0 +1,89 @@
+"""The book's bookkeeping modules: olearn.experiments.duol_baselines, .first_order, .claims."""
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from olearn.experiments import claims, duol_baselines as db, first_order as fo
+from olearn.experiments import regularized as er
+
+
+def test_duol_transcription_is_consistent():
+    # kernel Perceptron and ROMMA update only on mistakes: SVs / n = mistake rate
+    assert db.check_transcription()
+    broken = {k: dict(v) for k, v in db.DUOL_PAPER.items()}
+    broken["splice"]["ROMMA"] = (25.0,) + broken["splice"]["ROMMA"][1:]
+    saved, db.DUOL_PAPER = db.DUOL_PAPER, broken
+    try:
+        with pytest.raises(AssertionError):
+            db.check_transcription()
+    finally:
+        db.DUOL_PAPER = saved
+
+
+def test_empty_rows_dense_and_sparse():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])
+    assert db.empty_rows(X) == 2
+    assert db.empty_rows(sp.csr_matrix(X)) == 2
+    assert db.empty_rows(sp.csr_matrix(np.eye(3))) == 0
+
+
+def test_preprocess_gives_unit_rows_in_the_box():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4)) * [1, 10, 100, 1000]
+    Z = db.preprocess(X)
+    np.testing.assert_allclose(np.linalg.norm(Z, axis=1), 1.0)
+    assert np.abs(Z).max() <= 1.0
+
+
+def test_paper_vs_ours_deviation_is_ours_minus_paper():
+    summary = pd.DataFrame({"mistake_rate_mean": [0.30, 0.40], "mistake_rate_std": [0.01, 0.02],
+                            "n_updates_mean": [10.0, 20.0]}, index=pd.Index(["PA-I", "NORMA"], name="learner"))
+    table = db.paper_vs_ours({"german.numer": summary})
+    row = table.loc[("german.numer", "PA-I")]
+    assert row["paper, kernel (%)"] == 33.670
+    assert row["deviation (points)"] == pytest.approx(30.0 - 33.670)
+    assert np.isnan(table.loc[("german.numer", "NORMA"), "paper, kernel (%)"])   # not in the paper
+
+
+def test_voting_splits_are_disjoint_and_cover_the_data():
+    X, y = np.arange(23.0).reshape(-1, 1), np.arange(23) % 2
+    tests = []
+    for task in range(fo.N_FOLDS):                      # the 5 folds of repetition 0
+        X_train, _, X_test, _ = fo.split(task, X, y, None, None)
+        assert not set(X_train.ravel()) & set(X_test.ravel())
+        assert len(X_train) + len(X_test) == 23
+        tests.extend(X_test.ravel())
+    assert sorted(tests) == list(range(23))
+    # with a test file: the whole training file, permuted, and the test file unchanged
+    X_train, _, X_test, _ = fo.split(3, X, y, X[:5], y[:5])
+    assert sorted(X_train.ravel()) == list(range(23)) and len(X_test) == 5
+
+
+def test_chapter_learners_are_the_stored_labels():
+    labels = set(fo.chapter_learners(1.0, 0.01))
+    assert labels == {"Perceptron", "ROMMA", "agg-ROMMA", "ALMA2(0.9)", "NORMA", "PA-I", "PA-II"}
+
+
+def test_half_mass_pixels_and_verdicts():
+    assert claims.half_mass_pixels(np.array([4.0, 1.0, 1.0, 1.0, 1.0])) == 1
+    assert claims.half_mass_pixels(np.ones(10)) == 5
+    assert claims._verdict([True, True]) == "yes"
+    assert claims._verdict([True, False]) == "partly"
+    assert claims._verdict([False]) == "no"
+
+
+def test_curve_interpolation_is_log_linear_and_nan_outside():
+    frame = pd.DataFrame({"stream": "s", "method": "m", "n_features_mean": [10.0, 1000.0],
+                          "test_error_mean": [0.2, 0.4]})
+    assert claims.error_at(frame, "s", "m", 100.0) == pytest.approx(0.3)
+    assert np.isnan(claims.error_at(frame, "s", "m", 5000.0))
+
+
+def test_headline_labels_are_the_papers_learners():
+    for label in er.REGULARIZED:
+        estimator, _ = er.GRIDS[label]
+        assert estimator.update_on == "mistake"
+        assert er.GRIDS[label + er.EVERY_ROUND][0].update_on == "round"
+    assert set(er.FIGURE1) == {"PA", "NORMA", *er.REGULARIZED}
+    assert "sraa" not in er.FILE_KEYS.values() and "standin" in er.FILE_KEYS[er.SRAA_STAND_IN]
