@@ -8,6 +8,7 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 from .second_order import AROW, CW, NAROW, SCW, SOP
+from .kernel.arow import KernelAROW
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
@@ -15,4 +16,4 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
            "ObjectiveRegularizedPA", "PA", "Perceptron", "ROMMA", "__version__",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
-__all__ += ["AROW", "CW", "NAROW", "SCW", "SOP"]
+__all__ += ["AROW", "CW", "KernelAROW", "NAROW", "SCW", "SOP"]
