@@ -17,6 +17,7 @@ from .second_order.bcw import BCW
 from .second_order.sbcw import SBCW
 from .second_order._sofs import SOFS
 from .second_order._sbcw_spardca import SparDCA
+from .kernel.arow import KernelAROW
 
 __version__ = "0.1.0"
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "DUOL", "FeatureSelected",
@@ -30,3 +31,4 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "DUOL", "FeatureSelected",
 __all__ += ["AROW", "CW", "NAROW", "SCW", "SOP"]
 __all__ += ["BalancedWinnow", "ExtremalFeatureSelection", "ModifiedBalancedWinnow",
             "PositiveWinnow", "chi_square"]
+__all__ += ["AROW", "CW", "KernelAROW", "NAROW", "SCW", "SOP"]

@@ -4,6 +4,11 @@ One pass for full and one for diagonal covariance; the learner's per-round
 rule (a small ``@njit`` function in the module of its paper) is chosen by an
 index, so every learner runs the same bookkeeping.
 
+Note for developers: numba's on-disk cache of a pass is keyed on this
+file only, not on the rule modules it calls (arow.py, cw.py, sop.py); after
+editing a rule, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
+old rule).
+
 A pass returns the number of updates, or ``-1 - t`` if the step of round
 ``t`` is not finite (the pass stops before applying it; the estimator raises).
 """

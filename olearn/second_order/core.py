@@ -23,10 +23,10 @@ Full covariance (``covariance="full"``)
     symmetric).  The rank-one update of round t is not applied at once: it is
     kept pending (the vector ``s_t`` and the scalar ``beta_t``) and applied in
     round t+1 by the same sweep over the triangle that computes
-    ``s_{t+1} = Sigma x_{t+1}``: one read and one write of d(d+1)/2 numbers per
-    round, where a symmetric matrix-vector product followed by a symmetric
-    rank-one update (BLAS ``dsymv`` + ``dsyr``) reads the triangle twice and
-    writes it once.  No ``x x'`` or ``s s'`` temporary is ever formed.  The
+    ``s_{t+1} = Sigma x_{t+1}`` (:func:`sweep`): one read and one write of
+    d(d+1)/2 numbers per round, where a symmetric matrix-vector product
+    followed by a symmetric rank-one update (BLAS ``dsymv`` + ``dsyr``) reads
+    the triangle twice and writes it once.  No ``x x'`` or ``s s'`` temporary is ever formed.  The
     pending update is applied before ``covariance_`` is read.
 Diagonal covariance (``covariance="diag"``)
     ``Sigma`` is a vector; the round runs the full-covariance formulas with
@@ -97,36 +97,61 @@ def sweep(S, p, beta, x, s):
     """Apply ``S <- S - beta p p'`` and return ``s = S x`` in one sweep.
 
     ``S`` holds the upper triangle of a symmetric matrix (``S[i, j]``, j >= i);
-    ``x`` is dense.  Row ``i`` of the triangle is updated and scattered into
-    ``s`` (``s_j += S_ij x_i``, j >= i) in one loop, then dotted with ``x``
-    (``s_i += S_ij x_j``, j > i) while it is still in cache.  The loops run
-    over slices (0-based, so numba's index wraparound check vanishes and LLVM
-    vectorises them); ``reassoc`` lets LLVM vectorise the dot product, which
-    changes only the order in which its terms are added.
+    ``x`` is dense.  Rows are taken two at a time: rows ``i`` and ``i+1`` of
+    the triangle are updated, scattered into ``s`` (``s_j += S_ij x_i +
+    S_{i+1,j} x_{i+1}``) and dotted with ``x`` in one loop, so ``s``, ``p``
+    and ``x`` are streamed once per pair of rows.  The loops run over slices
+    (0-based: numba's index wraparound check vanishes and LLVM vectorises
+    them); ``reassoc`` lets LLVM vectorise the dot products, which changes
+    only the order in which their terms are added.  With ``beta == 0`` the
+    triangle is only read.
     """
     d = x.shape[0]
     for i in range(d):
         s[i] = 0.0
-    for i in range(d):
-        Si = S[i, i:]
-        pv = p[i:]
-        xv = x[i:]
-        sv = s[i:]
-        xi = x[i]
+    i = 0
+    while i + 1 < d:
+        k = i + 1
         bpi = beta * p[i]
-        n = Si.shape[0]
+        bpk = beta * p[k]
+        xi = x[i]
+        xk = x[k]
+        a00 = S[i, i] - bpi * p[i]
+        a01 = S[i, k] - bpi * p[k]
+        a11 = S[k, k] - bpk * p[k]
+        Si = S[i, i + 2:]
+        Sk = S[k, i + 2:]
+        pv = p[i + 2:]
+        xv = x[i + 2:]
+        sv = s[i + 2:]
+        acc_i = a00 * xi + a01 * xk
+        acc_k = a01 * xi + a11 * xk
         if beta != 0.0:
-            for j in range(n):
-                v = Si[j] - bpi * pv[j]
-                Si[j] = v
-                sv[j] += v * xi
+            S[i, i] = a00
+            S[i, k] = a01
+            S[k, k] = a11
+            for j in range(Si.shape[0]):
+                vi = Si[j] - bpi * pv[j]
+                vk = Sk[j] - bpk * pv[j]
+                Si[j] = vi
+                Sk[j] = vk
+                sv[j] += vi * xi + vk * xk
+                acc_i += vi * xv[j]
+                acc_k += vk * xv[j]
         else:
-            for j in range(n):
-                sv[j] += Si[j] * xi
-        acc = 0.0
-        for j in range(1, n):
-            acc += Si[j] * xv[j]
-        s[i] += acc
+            for j in range(Si.shape[0]):
+                vi = Si[j]
+                vk = Sk[j]
+                sv[j] += vi * xi + vk * xk
+                acc_i += vi * xv[j]
+                acc_k += vk * xv[j]
+        s[i] += acc_i
+        s[k] += acc_k
+        i += 2
+    if i < d:
+        v = S[i, i] - beta * p[i] * p[i]
+        S[i, i] = v
+        s[i] += v * x[i]
 
 
 @njit(cache=True)
