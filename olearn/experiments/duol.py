@@ -333,3 +333,23 @@ def quick_check(root, n_jobs=2):
         part.insert(0, "data", name)
         frames.append(part)
     return pd.concat(frames, ignore_index=True)
+
+
+def formatted(comp):
+    """The comparison as the book shows it: paper and ours side by side."""
+    def pm(mean, std, digits):
+        if mean != mean:
+            return "-"
+        return f"{mean:.{digits}f} ± {std:.{digits}f}" if std == std else f"{mean:.{digits}f}"
+
+    out = pd.DataFrame(index=comp.index)
+    out["perms"] = comp["permutations"].map(lambda v: "-" if v != v else f"{v:.0f}")
+    out["mistake % (paper)"] = [pm(m, s, 3) for m, s in zip(comp["paper_mistake_%"], comp["paper_mistake_std"])]
+    out["mistake % (ours)"] = [pm(m, s, 3) for m, s in zip(comp["mistake_%"], comp["mistake_std"])]
+    out["diff (points)"] = comp["mistake_diff"].round(2)
+    out["SVs (paper)"] = comp["paper_SVs"].round(1)
+    out["SVs (ours)"] = comp["SVs"].round(1)
+    out["SVs ratio"] = comp["SVs_ratio"].round(2)
+    out["seconds (paper)"] = comp["paper_seconds"]
+    out["seconds (ours)"] = comp["seconds"].round(3)
+    return out
