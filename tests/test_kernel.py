@@ -216,3 +216,16 @@ def test_partial_fit_chunks_equal_fit():
                           DUOL(), DUOL(update="exact"), OnlineSVM()])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("first_sparse", [False, True])
+def test_mixed_dense_and_csr_batches(first_sparse):
+    """The store keeps the layout of the first batch; later batches are converted."""
+    X, y = stream(120, seed=8)
+    ref = DUOL(sigma=2.0).fit(X, y)
+    est = DUOL(sigma=2.0)
+    a, b = (sp.csr_matrix(X[:60]), X[60:]) if first_sparse else (X[:60], sp.csr_matrix(X[60:]))
+    est.partial_fit(a, y[:60], classes=[-1, 1]).partial_fit(b, y[60:])
+    assert_array_equal(ref.mistakes_, est.mistakes_)
+    assert_allclose(ref.dual_coef_, est.dual_coef_, rtol=1e-9, atol=1e-12)
+    assert sp.issparse(est.support_vectors_) == first_sparse
