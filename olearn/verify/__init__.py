@@ -12,6 +12,9 @@ from ._common import ProgramSolution, library_step, start_from
 from .duol import check_duol_exact, duol_dual_program, random_duol_instance
 from .pa import check_pa, pa_program, random_pa_round
 from .romma import check_romma, random_romma_round, romma_program
+from .second_order import (arow_covariance_closed_form, arow_covariance_program,
+                           arow_mean_program, check_second_order,
+                           cw_variance_program, stdev_program)
 from .regularized import (check_l1_constrained, check_l2_constrained,
                           check_objective_regularized, l1_constrained_program,
                           l2_constrained_program, objective_regularized_program,

@@ -1,0 +1,304 @@
+"""Sparse online-batch confidence-weighted learning, SBCW (Tan et al., AAAI 2016).
+
+Algorithm 2 (cutting plane over feature groups) on each batch ``{X_h, y_h}``:
+
+1. start from ``alpha^0 = 1`` (at ``mu = 0`` every hinge loss is active);
+2. feature scores (eq. 14): ``s = sum_i alpha_i y_i x_i``, score ``s_j^2``;
+   the ``r`` features of largest score not yet selected form a new group
+   ``eta_t`` (the most violated constraint of (11), with ``Sigma(eta)``
+   taken as the identity as the paper does);
+3. the group gets its own covariance block (eq. 6 restricted to its
+   features, ``O(r^3 + N_h^2 r)``: Remark 1), ``Sigma_k = (Sigma_hat_k^{-1} +
+   C X_k X_k^T)^{-1}`` and ``Upsilon_k^2 = Sigma_k``; the whitened block
+   ``x_hat_i^k = Upsilon_k x_i^k`` is appended;
+4. subproblem (13), i.e. the l2,1^2-regularised SVM (15) smoothed to (16), is
+   solved by Algorithm 3 (``_sbcw_prox.prox_pass``) giving ``alpha^t``,
+   ``z`` and ``w = grad Omega*(z)``;
+5. stop on the paper's three rules: ``|theta_t - theta_{t-1}| / |theta_t| <= tol``;
+   the memory for the next group's block would exceed ``max_memory``;
+   ``m_iter`` iterations.  (Also when no unselected feature has a nonzero
+   score: no violated constraint is left.)
+
+``theta_t`` is recorded as the dual value ``D(alpha^t)`` of (16) and the
+primal value ``P(w^t)`` beside it; Theorem 1 (``theta_t`` non-increasing)
+implies ``D_{t+1} <= theta_{t+1} <= theta_t <= P_t``, which is checked after
+every iteration of every run (a violation raises ``AssertionError``).
+
+The groups are disjoint (the paper's ``Sigma`` is block diagonal with ``K``
+blocks of size ``r``): the top ``r`` are taken among features not selected
+yet.  Memory: ``O(d + N_h K r + K r^2)`` besides the data, never d x d.
+
+``covariance=False`` gives FGM (Tan, Tsang, Wang 2014) as the paper
+compares it: the same cutting plane with ``Sigma = I`` (Algorithm 3 as the
+subproblem solver; FGM's own solver is an accelerated proximal gradient
+method, so this is our stand-in, not FGM's code).
+
+Batches after the first (our reading; the paper details the first batch,
+``mu = 0``): the active groups and their blocks are kept, ``Sigma_hat_k``
+is the previous block, and Algorithm 2 continues from them on the new batch;
+Algorithm 3 restarts from ``z = 0`` as printed.
+"""
+import numbers
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..base import OnlineClassifier, check_positive
+from ._bcw_common import available_memory, sigma_update, upsilon
+from ._sbcw_prox import dual_value, grad_omega_star, primal_value, prox_pass
+
+STOP_REASONS = ("tol", "memory", "m_iter", "no violated constraint")
+
+
+def _positive_int(name, value):
+    if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
+            or value < 1):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
+
+
+class SBCW(OnlineClassifier):
+    """Sparse online-batch CW classifier (Algorithms 2 and 3 of Tan et al. 2016).
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+    q : {1, 2}, default=1
+        Hinge or squared hinge loss.
+    r : int >= 1, default=10
+        Features added per cutting-plane iteration (group size).
+    m_iter : int >= 1, default=15
+        Maximum cutting-plane iterations (the paper's experiments: 15, with
+        ``r = ceil(p / 15)`` to select ``p`` features).
+    tol : float >= 0, default=1e-3
+        Relative change of ``theta_t`` that stops the cutting plane (0: rule off).
+    sigma : float > 0, default=1e-3
+        Smoothing of (16) (``sigma << 1``).
+    n_passes : int >= 1, default=1
+        Passes of Algorithm 3 per subproblem (1 is the paper's online pass;
+        more is ours, used by the verification).
+    step : {"paper", "exact"}, default="paper"
+        Algorithm 3's coordinate step as printed, or the exact maximiser of
+        the dual along the coordinate (ours, not the paper's; see
+        :func:`olearn.second_order._sbcw_prox.prox_pass`).
+    covariance : bool, default=True
+        False: FGM (``Sigma = I``, see the module docstring).
+    batch_size : int or None, default=None
+        Rows per batch in ``fit`` (None: one batch, the paper's setting).
+    max_memory : int or None
+        Bytes allowed for the whitened blocks (stopping rule 2); None: the
+        memory available.
+
+    Attributes
+    ----------
+    coef_ : scipy.sparse CSR (1, n_features)
+        ``mu``, nonzero only on selected features.
+    selected_features_ : int array
+        Features of the active groups, in the order they were added.
+    groups_ : list of int arrays
+    theta_, primal_ : lists of float, one per iteration of the last batch
+    stop_reason_ : str
+    n_iter_ : int
+        Cutting-plane iterations of the last batch.
+    iter_times_ : list of float
+    """
+
+    def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,
+                 n_passes=1, step="paper", covariance=True, batch_size=None,
+                 max_memory=None, n_epochs=1, shuffle=False,
+                 random_state=None):
+        self.C = C
+        self.q = q
+        self.r = r
+        self.m_iter = m_iter
+        self.tol = tol
+        self.sigma = sigma
+        self.n_passes = n_passes
+        self.step = step
+        self.covariance = covariance
+        self.batch_size = batch_size
+        self.max_memory = max_memory
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_positive("C", self.C)
+        if isinstance(self.q, bool) or self.q not in (1, 2):
+            raise ValueError(f"q must be 1 (hinge loss) or 2 (squared hinge "
+                             f"loss), got {self.q!r}.")
+        _positive_int("r", self.r)
+        _positive_int("m_iter", self.m_iter)
+        _positive_int("n_passes", self.n_passes)
+        check_positive("tol", self.tol, allow_zero=True)
+        check_positive("sigma", self.sigma)
+        if self.step not in ("paper", "exact"):
+            raise ValueError(f"step must be 'paper' or 'exact', "
+                             f"got {self.step!r}.")
+        if self.batch_size is not None:
+            _positive_int("batch_size", self.batch_size)
+        if self.max_memory is not None:
+            check_positive("max_memory", self.max_memory)
+        if not isinstance(self.covariance, (bool, np.bool_)):
+            raise ValueError(f"covariance must be True or False, "
+                             f"got {self.covariance!r}.")
+
+    # -- state ----------------------------------------------------------------
+    def _init_state(self, n_features):
+        if self.r > n_features:
+            raise ValueError(f"r={self.r} is larger than the number of "
+                             f"features, {n_features}.")
+        self._d = n_features
+        self.groups_ = []
+        self._blocks = []          # (V, s) of each Sigma_k
+        self._mu_blocks = []       # mu_k of each group
+        self._selected_mask = np.zeros(n_features, dtype=bool)
+        self.theta_, self.primal_, self.iter_times_ = [], [], []
+        self.stop_reason_ = None
+        self.n_iter_ = 0
+
+    def _model_arrays(self):
+        return tuple(self._mu_blocks) if self._mu_blocks else (np.zeros(1),)
+
+    @property
+    def selected_features_(self):
+        if not self.groups_:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(self.groups_)
+
+    @property
+    def coef_(self):
+        """``mu`` as a sparse ``(1, n_features)`` CSR matrix."""
+        idx = self.selected_features_
+        mu = (np.concatenate(self._mu_blocks) if self._mu_blocks
+              else np.zeros(0))
+        order = np.argsort(idx)
+        return sp.csr_matrix((mu[order], idx[order], [0, idx.size]),
+                             shape=(1, self._d))
+
+    def _decision(self, X):
+        idx = self.selected_features_
+        if idx.size == 0:
+            return np.zeros(X.shape[0])
+        mu = np.concatenate(self._mu_blocks)
+        return X[:, idx] @ mu
+
+    # -- learning ---------------------------------------------------------------
+    def _learn(self, X, y, mistakes, margins):
+        self._check_params()   # also on later partial_fit calls
+        if self.r > self._d:
+            raise ValueError(f"r={self.r} is larger than the number of "
+                             f"features, {self._d}.")
+        if isinstance(X, tuple):
+            data, indices, indptr = X
+            X = sp.csr_matrix((data, indices, indptr),
+                              shape=(indptr.shape[0] - 1, self._d))
+        n = y.shape[0]
+        size = n if self.batch_size is None else int(self.batch_size)
+        n_updates = 0
+        for start in range(0, n, size):
+            stop = min(start + size, n)
+            Xb, yb = X[start:stop], y[start:stop]
+            # the online record: each row scored by the model of the previous
+            # batches, before this batch is learned
+            scores = np.asarray(self._decision(Xb)).ravel()
+            margins[start:stop] = yb * scores
+            mistakes[start:stop] = (scores > 0) != (yb > 0)
+            n_updates += self._learn_batch(Xb, yb)
+        return n_updates
+
+    def _block(self, Xk, prior):
+        """``(V, s)`` of ``Sigma_k`` and the whitened block ``X_k Upsilon_k``."""
+        r = Xk.shape[1]
+        if not self.covariance:
+            return None, Xk.toarray() if sp.issparse(Xk) else np.array(Xk)
+        V0, s0 = prior if prior is not None else (np.eye(r), np.ones(r))
+        V, s, _ = sigma_update(V0, s0, Xk, float(self.C))
+        Xh = Xk @ upsilon(V, s)
+        return (V, s), np.asarray(Xh)
+
+    def _learn_batch(self, X, y):
+        C, q, r = float(self.C), int(self.q), int(self.r)
+        sigma = float(self.sigma)
+        n, d = X.shape
+        Xc = X.tocsc() if sp.issparse(X) else X
+        limit = available_memory() if self.max_memory is None else self.max_memory
+        # carried-over groups: re-whitened with the previous block as prior
+        cols, ptr, blocks = [], [0], []
+        for g, prior in zip(self.groups_, self._blocks):
+            block, Xh = self._block(Xc[:, g], prior)
+            blocks.append(block)
+            cols.append(Xh)
+            ptr.append(ptr[-1] + g.size)
+        groups = list(self.groups_)
+        selected = self._selected_mask.copy()
+        alpha = np.ones(n)
+        z = np.zeros(0)
+        self.theta_, self.primal_, self.iter_times_ = [], [], []
+        self.stop_reason_ = "m_iter"
+        Xh = np.hstack(cols) if cols else np.zeros((n, 0))
+        for t in range(int(self.m_iter)):
+            tic = time.perf_counter()
+            # eq. (14): s = sum_i alpha_i y_i x_i, scores s_j^2
+            s = np.asarray(X.T @ (alpha * y)).ravel()
+            score = s * s
+            score[selected] = -1.0
+            k = min(r, int(np.count_nonzero(score > 0)))
+            if k == 0:
+                self.stop_reason_ = "no violated constraint"
+                break
+            need = 8 * n * (Xh.shape[1] + k) + 8 * 4 * k * k
+            if limit is not None and need > limit:
+                self.stop_reason_ = "memory"
+                break
+            top = np.argpartition(-score, k - 1)[:k]
+            top = top[np.argsort(-score[top], kind="stable")]
+            selected[top] = True
+            groups.append(top)
+            block, Xk = self._block(Xc[:, top], None)
+            blocks.append(block)
+            Xh = np.ascontiguousarray(np.hstack([Xh, Xk]))
+            ptr.append(ptr[-1] + k)
+            # Algorithm 3 from z = 0, w = 0 (as printed)
+            ptr_arr = np.asarray(ptr, dtype=np.int64)
+            z = np.zeros(Xh.shape[1])
+            alpha = np.zeros(n)
+            scales = np.zeros(len(groups))
+            for _ in range(int(self.n_passes)):
+                prox_pass(Xh, y, z, alpha, ptr_arr, scales, sigma, C, q,
+                          self.step == "exact")
+            w, _ = grad_omega_star(z, ptr_arr, sigma)
+            theta = dual_value(z, alpha, ptr_arr, sigma, C, q)
+            primal = primal_value(w, Xh, y, ptr_arr, sigma, C, q)
+            if self.primal_:
+                # Theorem 1: D_t <= theta_t <= theta_{t-1} <= P_{t-1}
+                slack = 1e-9 * max(1.0, abs(self.primal_[-1]))
+                assert theta <= self.primal_[-1] + slack, (
+                    f"Theorem 1 violated: D_{t} = {theta} > P_{t-1} = "
+                    f"{self.primal_[-1]}")
+            self.theta_.append(theta)
+            self.primal_.append(primal)
+            self.iter_times_.append(time.perf_counter() - tic)
+            if (t > 0 and self.tol > 0
+                    and abs(theta - self.theta_[-2]) <= self.tol * abs(theta)):
+                self.stop_reason_ = "tol"
+                break
+        self.n_iter_ = len(self.theta_)
+        # mu_k = Upsilon_k w_k
+        ptr_arr = np.asarray(ptr, dtype=np.int64)
+        if Xh.shape[1] and z.shape[0] == Xh.shape[1]:
+            w, _ = grad_omega_star(z, ptr_arr, sigma)
+        else:
+            w = np.zeros(Xh.shape[1])
+        mu_blocks = []
+        for k, block in enumerate(blocks):
+            wk = w[ptr[k]:ptr[k + 1]]
+            mu_blocks.append(wk.copy() if block is None
+                             else upsilon(*block) @ wk)
+        self.groups_ = groups
+        self._blocks = blocks
+        self._mu_blocks = mu_blocks
+        self._selected_mask = selected
+        self._alpha = alpha
+        margins = y * (Xh @ w) if Xh.shape[1] else np.zeros(n)
+        return int(np.count_nonzero(alpha > 0)) if margins.size else 0
