@@ -169,7 +169,7 @@ def reproduce(name, n_permutations=20, svm_permutations=None, n_jobs=2,
 
 def comparison(result_or_path, name):
     """Ours beside the paper's: mistake %, SVs, seconds and their differences."""
-    result = (load_result(result_or_path) if isinstance(result_or_path, (str, Path))
+    result = (load_stored(result_or_path) if isinstance(result_or_path, (str, Path))
               else result_or_path)
     t = result.table
     g = t.groupby("learner")
@@ -193,7 +193,7 @@ def comparison(result_or_path, name):
 def check_against_stored(result, path):
     """Per permutation, the quick run's mistakes and support sizes equal the
     stored full run's (the learners are deterministic given the permutation)."""
-    stored = load_result(path).table
+    stored = load_stored(path).table
     keys = ["learner", "permutation"]
     merged = result.table.merge(stored, on=keys, suffixes=("_quick", "_stored"))
     merged["same_mistakes"] = merged["n_mistakes_quick"] == merged["n_mistakes_stored"]
@@ -317,7 +317,43 @@ QUICK = [("german.numer", 2, 1), ("splice", 2, 0)]
 
 
 def results_dir(root, name):
-    return Path(root) / name.replace(".", "_")
+    """``root/<name>``: the learners run on every permutation; Online-SVM, run on
+    fewer, in its own result under ``root/<name>/online_svm``."""
+    return Path(root) / name
+
+
+SVM_LABEL = "Online-SVM"
+
+
+def split_result(result):
+    """``(main, svm)``: the combined result of :func:`reproduce` as two results in
+    which every learner ran on every permutation (``svm`` is None without Online-SVM)."""
+    table = result.table
+    prov = result.provenance
+    parts = []
+    for mask in (table["learner"] != SVM_LABEL, table["learner"] == SVM_LABEL):
+        part = table[mask].reset_index(drop=True)
+        if part.empty:
+            parts.append(None)
+            continue
+        labels = list(dict.fromkeys(part["learner"]))
+        provenance = {**prov, "learners": {k: v for k, v in prov["learners"].items()
+                                           if k in labels},
+                      "n_permutations": int(part.groupby("learner").size().iloc[0])}
+        provenance.pop("permutations_per_learner", None)
+        parts.append(Result(table=part, provenance=provenance))
+    return parts[0], parts[1]
+
+
+def load_stored(path):
+    """The stored result of one data set, Online-SVM included (one table)."""
+    path = Path(path)
+    main = load_result(path)
+    if (path / "online_svm" / "table.csv").is_file():
+        svm = load_result(path / "online_svm")
+        return Result(table=pd.concat([main.table, svm.table], ignore_index=True),
+                      provenance=main.provenance)
+    return main
 
 
 def store_full(name, root, n_jobs=2):
@@ -325,7 +361,10 @@ def store_full(name, root, n_jobs=2):
     the paper comparison and the traces under ``root/<name>``."""
     P, P_svm, P_trace, P_trace_svm = FULL[name]
     result = reproduce(name, P, P_svm, n_jobs=n_jobs)
-    path = save_result(result, results_dir(root, name))
+    main, svm = split_result(result)
+    path = save_result(main, results_dir(root, name))
+    if svm is not None:
+        save_result(svm, path / "online_svm")
     comparison(result, name).to_csv(path / "comparison.csv")
     frame = traces(name, P_trace, svm_permutations=P_trace_svm, n_jobs=n_jobs)
     frame.to_csv(path / "traces.csv", index=False)
