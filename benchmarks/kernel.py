@@ -122,7 +122,9 @@ def main():
                {"examples_per_s": "{:,.0f}", "seconds": "{:.3f}"})
     header = (f"Machine: {platform.processor() or platform.machine()}, "
               f"{os.cpu_count()} cores, Python {platform.python_version()}; "
-              f"best of {args.repeats} fits (Online-SVM: 1), "
+              f"best of {args.repeats} fits (Online-SVM: 1), load average "
+              f"{' / '.join(f'{v:.1f}' for v in os.getloadavg())} at the end (2 cores shared "
+              f"with other jobs: times are upper bounds), "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
               f"{' (quick mode)' if args.quick else ''}.")
     text = (f"# Kernel learners: one pass with the DUOL paper's settings\n\n{header}\n\n"

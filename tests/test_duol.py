@@ -86,3 +86,16 @@ def test_proposition1(german):
     X, y = german
     rows = proposition1(X, y)
     assert len(rows) > 100 and rows["holds"].all()
+
+
+@pytest.mark.parametrize("name,n", [("german.numer", 1000), ("splice", 1000),
+                                    ("spambase", 4601), ("a1a", 16100), ("w7a", 24692)])
+def test_paper_tables_are_typed_consistently(name, n):
+    """The Perceptron updates on mistakes only: its SV count is mistake% x n in
+    every table of the paper (a check of the numbers typed from the PDF)."""
+    from olearn.experiments.duol import paper_table
+
+    row = paper_table(name).loc["Perceptron"]
+    rounding = 0.0005 / 100 * n + 0.005  # the paper prints 3 decimals of %
+    assert abs(row["paper_SVs"] - row["paper_mistake_%"] / 100 * n) < rounding
+    assert abs(row["paper_SVs_std"] - row["paper_mistake_std"] / 100 * n) < rounding

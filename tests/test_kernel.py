@@ -194,7 +194,7 @@ def test_kernel_change_between_partial_fit_calls():
     X, y = stream(40)
     est = DUOL().partial_fit(X[:20], y[:20])
     est.set_params(sigma=3.0)
-    with pytest.raises(ValueError, match="kernel parameters changed"):
+    with pytest.raises(ValueError, match="sigma changed from 8.0 to 3.0"):
         est.partial_fit(X[20:], y[20:])
     est.set_params(sigma=8.0, rho=2.0)
     with pytest.raises(ValueError, match="rho"):
@@ -216,3 +216,29 @@ def test_partial_fit_chunks_equal_fit():
                           DUOL(), DUOL(update="exact"), OnlineSVM()])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("first_sparse", [False, True])
+def test_mixed_dense_and_csr_batches(first_sparse):
+    """The store keeps the layout of the first batch; later batches are converted."""
+    X, y = stream(120, seed=8)
+    ref = DUOL(sigma=2.0).fit(X, y)
+    est = DUOL(sigma=2.0)
+    a, b = (sp.csr_matrix(X[:60]), X[60:]) if first_sparse else (X[:60], sp.csr_matrix(X[60:]))
+    est.partial_fit(a, y[:60], classes=[-1, 1]).partial_fit(b, y[60:])
+    assert_array_equal(ref.mistakes_, est.mistakes_)
+    assert_allclose(ref.dual_coef_, est.dual_coef_, rtol=1e-9, atol=1e-12)
+    assert sp.issparse(est.support_vectors_) == first_sparse
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, KernelPA, DUOL, OnlineSVM],
+                         ids=lambda c: c.__name__)
+def test_record_counts_equals_full(cls):
+    X, y = stream(150, seed=9)
+    full = cls(sigma=2.0).fit(X, y)
+    counts = cls(sigma=2.0, record="counts").fit(X, y)
+    assert cls().get_params()["record"] == "full"
+    assert (counts.n_mistakes_, counts.n_updates_) == (full.n_mistakes_, full.n_updates_)
+    assert_allclose(counts.dual_coef_, full.dual_coef_)
+    with pytest.raises(AttributeError, match="record='counts'"):
+        counts.mistakes_

@@ -126,20 +126,9 @@ class KernelClassifier(OnlineClassifier):
     """
 
     _rule = None
+    #: the support set was built with these: the base refuses a change between
+    #: partial_fit calls (FrozenParameterError); fit starts afresh
     _frozen_params = ("kernel", "sigma", "degree", "coef0")
-
-    def fit(self, X, y):
-        """Reset (a new support set, new kernel parameters allowed), then one
-        online pass (see :meth:`olearn.base.OnlineClassifier.fit`)."""
-        self._kernel_params = None
-        return super().fit(X, y)
-
-    def partial_fit(self, X, y, classes=None):
-        """Continue the online pass; parameters are re-validated on every call
-        and the kernel may not change (see :meth:`olearn.base.OnlineClassifier.partial_fit`)."""
-        if hasattr(self, "classes_"):
-            self._check_run_params()
-        return super().partial_fit(X, y, classes=classes)
 
     # -- parameters ------------------------------------------------------
     def _check_params(self):
@@ -150,29 +139,10 @@ class KernelClassifier(OnlineClassifier):
                                or isinstance(ms, bool) or ms < 1):
             raise ValueError(f"max_support must be None or an integer >= 1, "
                              f"got {ms!r}.")
-        record = getattr(self, "record", "full")
-        if record not in ("full", "counts"):
-            raise ValueError(f"record must be 'full' or 'counts', got {record!r}.")
         self._check_rule_params()
-        fitted = getattr(self, "_kernel_params", None)
-        if fitted is not None and hasattr(self, "classes_"):
-            now = self._kernel_signature()
-            if now != fitted:
-                raise ValueError(
-                    f"the kernel parameters changed between calls to partial_fit "
-                    f"({fitted} -> {now}); the support set was built with the "
-                    f"first ones. Call fit to start again.")
 
     def _check_rule_params(self):
         """Validate the learner's own hyper-parameters (subclasses)."""
-
-    def _kernel_signature(self):
-        kernel = self.kernel if not callable(self.kernel) else id(self.kernel)
-        if self.kernel == "rbf":
-            return (kernel, float(self.sigma))
-        if self.kernel == "poly":
-            return (kernel, int(self.degree), float(self.coef0))
-        return (kernel,)
 
     def _kernel_args(self):
         kind = check_kernel_params(self.kernel, self.sigma, self.degree, self.coef0)
@@ -191,7 +161,6 @@ class KernelClassifier(OnlineClassifier):
         self._st = np.array([1.0, 0.0, 0.0, 1.0, 0.0])
         self._size = np.zeros(1, dtype=np.int64)
         self._work = np.zeros(n_features)
-        self._kernel_params = self._kernel_signature()
 
     def _alloc(self, cap, nnz_cap):
         """(Re)allocate the buffers at ``cap`` rows (``nnz_cap`` CSR values)."""

@@ -59,7 +59,7 @@ class DUOL(KernelClassifier):
 
     def __init__(self, C=5.0, rho=0.2, *, update="paper", kernel="rbf",
                  sigma=8.0, degree=3, coef0=1.0, max_support=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.C = C
         self.rho = rho
         self.update = update
@@ -71,6 +71,7 @@ class DUOL(KernelClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_rule_params(self):
         check_positive("C", self.C)

@@ -31,7 +31,8 @@ from .updates import (AGG_ROMMA, ALMA_RULE, HP_ALPHA, HP_B, HP_C, HP_CAPPED,
 
 class _KernelBase(KernelClassifier):
     def __init__(self, *, kernel="rbf", sigma=8.0, degree=3, coef0=1.0,
-                 max_support=None, n_epochs=1, shuffle=False, random_state=None):
+                 max_support=None, n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -40,6 +41,7 @@ class _KernelBase(KernelClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
 
 class KernelPerceptron(_KernelBase):
@@ -92,14 +94,15 @@ class KernelALMA(_KernelBase):
 
     def __init__(self, p=2, alpha=0.9, B=None, C=None, *, kernel="rbf",
                  sigma=8.0, degree=3, coef0=1.0, max_support=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.p = p
         self.alpha = alpha
         self.B = B
         self.C = C
         super().__init__(kernel=kernel, sigma=sigma, degree=degree, coef0=coef0,
                          max_support=max_support, n_epochs=n_epochs,
-                         shuffle=shuffle, random_state=random_state)
+                         shuffle=shuffle, random_state=random_state,
+                         record=record)
 
     def _check_rule_params(self):
         if self.p != 2 or isinstance(self.p, bool):
@@ -144,12 +147,13 @@ class KernelPA(_KernelBase):
 
     def __init__(self, C=5.0, variant="PA-I", *, kernel="rbf", sigma=8.0,
                  degree=3, coef0=1.0, max_support=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.C = C
         self.variant = variant
         super().__init__(kernel=kernel, sigma=sigma, degree=degree, coef0=coef0,
                          max_support=max_support, n_epochs=n_epochs,
-                         shuffle=shuffle, random_state=random_state)
+                         shuffle=shuffle, random_state=random_state,
+                         record=record)
 
     def _check_rule_params(self):
         if self.variant not in ("PA", "PA-I", "PA-II"):

@@ -135,7 +135,7 @@ class OnlineSVM(KernelClassifier):
 
     def __init__(self, C=5.0, *, tol=1e-3, max_sweeps=10000, kernel="rbf",
                  sigma=8.0, degree=3, coef0=1.0, max_support=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.C = C
         self.tol = tol
         self.max_sweeps = max_sweeps
@@ -147,6 +147,7 @@ class OnlineSVM(KernelClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_rule_params(self):
         check_positive("C", self.C)
