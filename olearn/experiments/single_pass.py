@@ -385,3 +385,50 @@ def save(frame, folder, name, settings):
     prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
     prov[name] = provenance(settings)
     prov_path.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+
+
+# ------------------------------------------------------------------ the full run
+#: libsvm's linear SVM on Adult (24k rows, six unscaled continuous attributes)
+#: did not finish a single fit in 120 s here; with five folds and the shared
+#: machine it does not fit the budget of a full run, so that cell is not run.
+SVM_SKIPPED = ("Adult",)
+CURVE_SETS = ("Reuters", "20newsgroup", "MovieReviews")
+EFS_SETS = ("20newsgroup", "Reuters", "MovieReviews")
+EFS_KS = (10, 30, 100, 300, 1000, 3000, 10000)
+CURVE_GROWTH = 1.25
+
+
+def table_learners(key):
+    learners = {**online_learners(), **batch_learners()}
+    if key in SVM_SKIPPED:
+        learners.pop("SVM")
+    return learners
+
+
+def reproduce(folder, keys=None, curves=True, efs=True, progress=print):
+    """Run Tables 4-5, the curves and EFS; write CSVs and provenance under ``folder``."""
+    import warnings
+    keys = list(DATASETS) if keys is None else keys
+    parts = []
+    for key in keys:
+        progress(f"cv {key}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parts.append(cross_validate(key, table_learners(key)))
+    folds = pd.concat(parts, ignore_index=True)
+    save(folds, folder, "cv_folds", dict(n_folds=5, seed=0, svm_skipped=SVM_SKIPPED))
+    if curves:
+        frames = []
+        for key in CURVE_SETS:
+            progress(f"curves {key}")
+            frames.append(learning_curves(key, growth=CURVE_GROWTH))
+        save(pd.concat(frames, ignore_index=True), folder, "curves",
+             dict(seed=0, growth=CURVE_GROWTH, test_fraction=0.2))
+    if efs:
+        frames = []
+        for key in EFS_SETS:
+            progress(f"efs {key}")
+            frames.append(efs_curves(key, EFS_KS))
+        save(pd.concat(frames, ignore_index=True), folder, "efs",
+             dict(seed=0, ks=EFS_KS, Ps=(0.7, 0.8, 0.9, 1.0), test_fraction=0.2))
+    return folds
