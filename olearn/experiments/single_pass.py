@@ -388,10 +388,12 @@ def save(frame, folder, name, settings):
 
 
 # ------------------------------------------------------------------ the full run
-#: libsvm's linear SVM on Adult (24k rows, six unscaled continuous attributes)
-#: did not finish a single fit in 120 s here; with five folds and the shared
-#: machine it does not fit the budget of a full run, so that cell is not run.
-SVM_SKIPPED = ("Adult",)
+#: libsvm's linear SVM with default C on the sets with unscaled continuous
+#: attributes did not finish: Adult (24k rows) not one fit in 120 s, Credit
+#: (520 training rows, attributes up to 10**5) not the five folds in 5 minutes
+#: on this shared machine; those cells are not run (and not rescaled: that
+#: would change the report's setting).
+SVM_SKIPPED = ("Adult", "Credit")
 CURVE_SETS = ("Reuters", "20newsgroup", "MovieReviews")
 EFS_SETS = ("20newsgroup", "Reuters", "MovieReviews")
 EFS_KS = (10, 30, 100, 300, 1000, 3000, 10000)
@@ -432,3 +434,37 @@ def reproduce(folder, keys=None, curves=True, efs=True, progress=print):
         save(pd.concat(frames, ignore_index=True), folder, "efs",
              dict(seed=0, ks=EFS_KS, Ps=(0.7, 0.8, 0.9, 1.0), test_fraction=0.2))
     return folds
+
+
+# ------------------------------------------------------------ quick-mode checks
+def _max_diff(now, stored, keys, value):
+    merged = now.merge(stored, on=keys, suffixes=("", "_stored"), validate="one_to_one")
+    if len(merged) != len(now):
+        raise AssertionError(f"{len(now) - len(merged)} recomputed rows have no stored value")
+    diff = (merged[value] - merged[value + "_stored"]).abs()
+    return {"n": int(len(merged)), "max_abs_diff": float(diff.max())}
+
+
+def recheck_cv(stored, keys):
+    """Recompute the cross-validation of ``keys`` and compare per-fold F1 with ``stored``."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        now = pd.concat([cross_validate(k, table_learners(k)) for k in keys], ignore_index=True)
+    return _max_diff(now, stored, ["dataset", "learner", "fold"], "f1")
+
+
+def recheck_curves(stored, key):
+    """Recompute the online learners' curves on ``key`` (no SVM) and compare."""
+    now = learning_curves(key, growth=CURVE_GROWTH, svm=False)
+    out = _max_diff(now, stored, ["dataset", "learner", "examples"], "f1")
+    out["max_abs_diff"] = max(out["max_abs_diff"],
+                              _max_diff(now, stored, ["dataset", "learner", "examples"],
+                                        "train_mistakes")["max_abs_diff"])
+    return out
+
+
+def recheck_efs(stored, key):
+    """Recompute the EFS, IG and CHI curves on ``key`` and compare."""
+    now = efs_curves(key, EFS_KS)
+    return _max_diff(now, stored, ["dataset", "method", "k"], "error")
