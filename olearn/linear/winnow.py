@@ -529,7 +529,8 @@ class WinnowClassifier(OnlineClassifier):
         credits = int(self._istate[CREDITS])
         if credits == 0:
             return self._u, self._ue, self._v, self._ve
-        pending = np.log(np.maximum(credits - self._last, 0).astype(float))
+        with np.errstate(divide="ignore"):  # log 0 = -inf: nothing pending
+            pending = np.log(np.maximum(credits - self._last, 0).astype(float))
         lz = math.log(credits)
 
         def average(m, e, lacc):
