@@ -119,7 +119,7 @@ def _multiply(m, e, j, f):
 
 
 @njit(cache=True)
-def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta, mark):
+def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
     """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
 
     ``xsum`` is the sum of the kept feature values (every nonzero in training;
@@ -128,7 +128,6 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta, mark):
     (weights with a negative exponent are scaled down, usually to 0 -- they
     are below double precision next to ``theta``); a second pass scaled by the
     largest exponent only if a weight in the row exceeds ``2**CHUNK``.
-    ``mark=True`` (training) sets ``seen`` for the row's features on the way.
     """
     balanced = v.shape[0] > 0
     b = u.shape[0] - 1
@@ -142,8 +141,6 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta, mark):
         j = idx[k]
         if test and not seen[j]:
             continue
-        if mark:
-            seen[j] = 1
         xsum += x
         w = u[j]
         if w < 0.0:  # nonzero exponent (rare)
@@ -299,7 +296,10 @@ def winnow_round(X, t, y, kind, columns, u, ue, v, ve, seen, istate, alpha,
     """
     data, idx, lo, hi = winnow_row(X, t, columns)
     s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
-                              theta, True)
+                              theta)
+    for k in range(lo, hi):  # the row's features are now present in the model
+        if data[k] != 0.0:
+            seen[idx[k]] = 1
     mistakes[t] = (s > 0.0) != (y > 0.0)
     margins[t] = y * math.ldexp(s, CHUNK * K)
     if kind == MBW:
@@ -332,7 +332,7 @@ def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, theta, out):
     for t in range(n_rows):
         data, idx, lo, hi = winnow_row(X, t, columns)
         s, K, _ = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, True,
-                               theta, False)
+                               theta)
         out[t] = math.ldexp(s, CHUNK * K)
 
 
