@@ -31,11 +31,14 @@ always-on feature); nothing else is touched
 
 Exact multiplicative state
     A weight is stored as ``m * 2**(CHUNK * e)`` with a float mantissa ``m`` kept
-    in ``[2**-CHUNK, 2**CHUNK)`` and an integer exponent ``e``.  Products never
+    in ``[2**-CHUNK, 2**CHUNK)`` and an integer exponent ``e``; ``m`` is stored
+    negated when ``e != 0``, so the fast paths read one array (the weights
+    themselves are positive).  Products never
     overflow or underflow, however many updates a weight receives (a test runs
-    10**6 of them against an exact log-domain reference).  While every touched
-    weight has ``e = 0`` (the usual case, tracked by a counter) the score is a
-    plain dot product; otherwise it is computed scaled by the largest exponent
+    10**6 of them against a 60-digit decimal reference).  While no weight of
+    the row exceeds ``2**CHUNK`` the score is a plain dot product (smaller
+    weights scaled down, to 0 below double range: they are then below rounding
+    next to ``theta``); otherwise it is computed scaled by the largest exponent
     in the row, so its sign and the MBW margin test are exact to rounding.  A
     weight can become exactly 0 only through MBW's ``(1 - x~_j)`` factor with
     ``x~_j = 1``, i.e. an all-zero row, whose always-on feature then has
@@ -63,9 +66,8 @@ LO = 2.0 ** -CHUNK
 LN_CHUNK = CHUNK * math.log(2.0)
 
 PW, BW, MBW = 0, 1, 2
-#: ``istate`` slots: weights with a nonzero exponent; vote credits so far;
-#: rounds whose update zeroed a weight.
-N_OUT, CREDITS, N_ZEROED = 0, 1, 2
+#: ``istate`` slots: vote credits so far; weights zeroed by an update.
+CREDITS, N_ZEROED = 0, 1
 
 
 # -- row access: (data, column indices, lo, hi) of row t, dense or CSR ----------------
@@ -87,53 +89,87 @@ def _winnow_row(X, t, columns):
 
 
 @njit(cache=True)
-def _renormalise(m, e, j, istate):
-    """Bring ``m[j]`` back into ``[LO, HI)`` moving powers of ``2**CHUNK`` into ``e[j]``."""
-    x = m[j]
-    if x == 0.0 or (LO <= x < HI):
+def _multiply(m, e, j, f):
+    """``w_j *= f`` for ``w_j = |m_j| * 2**(CHUNK * e_j)`` (``f > 0``), renormalised.
+
+    The slow path of the update: taken only when the fast product leaves
+    ``[LO, HI)`` or the weight already has a nonzero exponent.  Stores ``m_j``
+    negative iff ``e_j != 0`` (so the fast paths read one array).
+    """
+    x = abs(m[j])
+    if x == 0.0:
         return
-    before = e[j]
+    if f == 0.0:  # MBW's (1 - x~_j) with x~_j = 1
+        m[j] = 0.0
+        e[j] = 0
+        return
+    k = e[j]
+    while f < LO:  # factors below 2**-CHUNK (huge feature values) in steps
+        f *= HI
+        k -= 1
+    x *= f
     while x >= HI:
         x *= LO
-        e[j] += 1
+        k += 1
     while x < LO:
         x *= HI
-        e[j] -= 1
-    m[j] = x
-    if before == 0 and e[j] != 0:
-        istate[N_OUT] += 1
-    elif before != 0 and e[j] == 0:
-        istate[N_OUT] -= 1
+        k -= 1
+    e[j] = k
+    m[j] = x if k == 0 else -x
 
 
 @njit(cache=True)
-def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, n_out, theta):
+def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
     """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
 
     ``xsum`` is the sum of the kept feature values (every nonzero in training;
     at test time, ``test=True``, only features with ``seen[j]``); the augmented,
-    normalised row is ``x~ = [x, 1] / (1 + xsum)``.
+    normalised row is ``x~ = [x, 1] / (1 + xsum)``.  One pass with ``K = 0``
+    (weights with a negative exponent are scaled down, usually to 0 -- they
+    are below double precision next to ``theta``); a second pass scaled by the
+    largest exponent only if a weight in the row exceeds ``2**CHUNK``.
     """
     balanced = v.shape[0] > 0
     b = u.shape[0] - 1
     xsum = 0.0
     dot = 0.0
-    if n_out == 0:
-        for k in range(lo, hi):
-            x = data[k]
-            if x == 0.0:
-                continue
-            j = idx[k]
-            if test and not seen[j]:
-                continue
-            xsum += x
-            if balanced:
-                dot += x * (u[j] - v[j])
-            else:
-                dot += x * u[j]
-        wb = u[b] - v[b] if balanced else u[b]
+    high = False
+    for k in range(lo, hi):
+        x = data[k]
+        if x == 0.0:
+            continue
+        j = idx[k]
+        if test and not seen[j]:
+            continue
+        xsum += x
+        w = u[j]
+        if w < 0.0:  # nonzero exponent (rare)
+            w = math.ldexp(-w, CHUNK * ue[j])
+            if ue[j] > 0:
+                high = True
+        if balanced:
+            wv = v[j]
+            if wv < 0.0:
+                wv = math.ldexp(-wv, CHUNK * ve[j])
+                if ve[j] > 0:
+                    high = True
+            w -= wv
+        dot += x * w
+    wb = u[b]
+    if wb < 0.0:
+        wb = math.ldexp(-wb, CHUNK * ue[b])
+        if ue[b] > 0:
+            high = True
+    if balanced:
+        wv = v[b]
+        if wv < 0.0:
+            wv = math.ldexp(-wv, CHUNK * ve[b])
+            if ve[b] > 0:
+                high = True
+        wb -= wv
+    if not high:
         return (dot + wb) / (xsum + 1.0) - theta, 0, xsum
-    # some weight has a nonzero exponent: scale by the largest one in the row
+    # a weight above 2**CHUNK in the row: scale by the largest exponent
     K = 0  # theta (and the MBW margin) have exponent 0
     for k in range(lo, hi):
         x = data[k]
@@ -150,6 +186,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, n_out, theta):
         K = ue[b]
     if balanced and v[b] != 0.0 and ve[b] > K:
         K = ve[b]
+    dot = 0.0
     for k in range(lo, hi):
         x = data[k]
         if x == 0.0:
@@ -157,14 +194,13 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, n_out, theta):
         j = idx[k]
         if test and not seen[j]:
             continue
-        xsum += x
-        w = math.ldexp(u[j], CHUNK * (ue[j] - K))
+        w = math.ldexp(abs(u[j]), CHUNK * (ue[j] - K))
         if balanced:
-            w -= math.ldexp(v[j], CHUNK * (ve[j] - K))
+            w -= math.ldexp(abs(v[j]), CHUNK * (ve[j] - K))
         dot += x * w
-    wb = math.ldexp(u[b], CHUNK * (ue[b] - K))
+    wb = math.ldexp(abs(u[b]), CHUNK * (ue[b] - K))
     if balanced:
-        wb -= math.ldexp(v[b], CHUNK * (ve[b] - K))
+        wb -= math.ldexp(abs(v[b]), CHUNK * (ve[b] - K))
     return (dot + wb) / (xsum + 1.0) - math.ldexp(theta, -CHUNK * K), K, xsum
 
 
@@ -182,7 +218,7 @@ def _log_add(a, b):
 
 @njit(cache=True)
 def _log_weight(m, e, j):
-    return math.log(m[j]) + LN_CHUNK * e[j] if m[j] != 0.0 else -np.inf
+    return math.log(abs(m[j])) + LN_CHUNK * e[j] if m[j] != 0.0 else -np.inf
 
 
 @njit(cache=True)
@@ -224,21 +260,29 @@ def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
                 if balanced:
                     lv[j] = _log_add(lv[j], _log_weight(v, ve, j) + lc)
             last[j] = istate[CREDITS]
+        f = up if y > 0.0 else down
         old = u[j]
-        u[j] = old * (up if y > 0.0 else down)
-        if u[j] != old:
+        new = old * f
+        if LO <= new < HI:  # the usual case: old >= LO, exponent 0
+            u[j] = new
+            changed = True
+        elif old != 0.0:
+            _multiply(u, ue, j, f)
             changed = True
             if u[j] == 0.0:
                 istate[N_ZEROED] += 1
-            _renormalise(u, ue, j, istate)
         if balanced:
+            f = down if y > 0.0 else up
             old = v[j]
-            v[j] = old * (down if y > 0.0 else up)
-            if v[j] != old:
+            new = old * f
+            if LO <= new < HI:
+                v[j] = new
+                changed = True
+            elif old != 0.0:
+                _multiply(v, ve, j, f)
                 changed = True
                 if v[j] == 0.0:
                     istate[N_ZEROED] += 1
-                _renormalise(v, ve, j, istate)
     return changed
 
 
@@ -251,11 +295,11 @@ def winnow_round(X, t, y, kind, columns, u, ue, v, ve, seen, istate, alpha,
     Returns 1 if the model changed, else 0.
     """
     data, idx, lo, hi = winnow_row(X, t, columns)
-    for k in range(lo, hi):
+    s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
+                              theta)
+    for k in range(lo, hi):  # the row's features are now present in the model
         if data[k] != 0.0:
             seen[idx[k]] = 1
-    s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
-                              istate[N_OUT], theta)
     mistakes[t] = (s > 0.0) != (y > 0.0)
     margins[t] = y * math.ldexp(s, CHUNK * K)
     if kind == MBW:
@@ -283,12 +327,12 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 
 
 @njit(cache=True)
-def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, n_out, theta, out):
+def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, theta, out):
     """Test-time scores: unseen features dropped, then augment and normalise."""
     for t in range(n_rows):
         data, idx, lo, hi = winnow_row(X, t, columns)
         s, K, _ = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, True,
-                               n_out, theta)
+                               theta)
         out[t] = math.ldexp(s, CHUNK * K)
 
 
@@ -299,12 +343,19 @@ def _from_log(logw):
     e = np.zeros(logw.shape[0], dtype=np.int64)
     e[finite] = np.floor(logw[finite] / LN_CHUNK).astype(np.int64)
     m = np.where(finite, np.exp(np.where(finite, logw - e * LN_CHUNK, 0.0)), 0.0)
-    return m, e
+    # the float may round onto the range boundary: fold it back
+    hi = m >= HI
+    m[hi] *= LO
+    e[hi] += 1
+    lo = (m < LO) & (m > 0)
+    m[lo] *= HI
+    e[lo] -= 1
+    return np.where(e != 0, -m, m), e
 
 
 def _to_log(m, e):
     with np.errstate(divide="ignore"):
-        return np.log(m) + LN_CHUNK * e
+        return np.log(np.abs(m)) + LN_CHUNK * e
 
 
 def check_non_negative(estimator, X):
@@ -398,8 +449,7 @@ class WinnowClassifier(OnlineClassifier):
         else:
             self._v, self._ve = _from_log(np.full(d, math.log(theta_v)))
         self._seen = np.zeros(n_features, dtype=np.uint8)
-        out = int(np.count_nonzero(self._ue)) + int(np.count_nonzero(self._ve))
-        self._istate = np.array([out, 0, 0], dtype=np.int64)
+        self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
         nv = d if self._averaging else 0
         self._lu = np.full(nv, -np.inf)
@@ -429,9 +479,8 @@ class WinnowClassifier(OnlineClassifier):
     def _scores(self, X, u, ue, v, ve):
         check_non_negative(self, X)
         out = np.empty(X.shape[0])
-        n_out = int(np.count_nonzero(ue[u != 0])) + int(np.count_nonzero(ve[v != 0]))
         winnow_decision(compiled_rows(X), X.shape[0], self._columns, u, ue, v,
-                        ve, self._seen, n_out, float(self.theta), out)
+                        ve, self._seen, float(self.theta), out)
         return out
 
     def _decision(self, X):
@@ -459,7 +508,7 @@ class WinnowClassifier(OnlineClassifier):
     def u_(self):
         """The positive model as floats (inf/0 where a weight leaves float range)."""
         with np.errstate(over="ignore"):
-            return np.ldexp(self._u, CHUNK * self._ue)
+            return np.ldexp(np.abs(self._u), CHUNK * self._ue)
 
     @property
     def v_(self):
@@ -467,7 +516,7 @@ class WinnowClassifier(OnlineClassifier):
         if self._v.shape[0] == 0:
             raise AttributeError("Positive Winnow has no negative model v.")
         with np.errstate(over="ignore"):
-            return np.ldexp(self._v, CHUNK * self._ve)
+            return np.ldexp(np.abs(self._v), CHUNK * self._ve)
 
     # -- voting (used by olearn.Averaged) --------------------------------------
     def _average_arrays(self):
@@ -480,7 +529,8 @@ class WinnowClassifier(OnlineClassifier):
         credits = int(self._istate[CREDITS])
         if credits == 0:
             return self._u, self._ue, self._v, self._ve
-        pending = np.log(np.maximum(credits - self._last, 0).astype(float))
+        with np.errstate(divide="ignore"):  # log 0 = -inf: nothing pending
+            pending = np.log(np.maximum(credits - self._last, 0).astype(float))
         lz = math.log(credits)
 
         def average(m, e, lacc):
