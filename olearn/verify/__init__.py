@@ -10,6 +10,9 @@ import types as _types
 
 from ._common import ProgramSolution, library_step, start_from
 from .pa import check_pa, pa_program, random_pa_round
+from .sparse_cw import (check_bcw_mean, check_grad_omega_star, check_sigma_kkt,
+                        check_subproblem, check_theorem1, omega_star_numerical,
+                        sigma_program, subproblem_program, svm_program)
 from .romma import check_romma, random_romma_round, romma_program
 from .regularized import (check_l1_constrained, check_l2_constrained,
                           check_objective_regularized, l1_constrained_program,
