@@ -1,4 +1,5 @@
 """Full run of Figure 1 (stored results): python book/results/sparse_cw/make_figure1.py"""
+import json
 from pathlib import Path
 
 from olearn.experiments import sparse_cw as e
@@ -9,7 +10,10 @@ SETTINGS = {"sets": list(e.FIGURE1_SETS), "p_grid": [15, 30, 60, 150, 300],
             "spardca_lam": 1e-4, "spardca_epochs": 10, "random_state": 0}
 
 if __name__ == "__main__":
-    frame = e.run_figure1(**{k: v for k, v in SETTINGS.items() if k != "sets"},
-                          sets=SETTINGS["sets"])
-    e.save_frame(frame, HERE, "figure1", SETTINGS)
+    prov = e.provenance({**SETTINGS, "validation": "70/30 split of the training part "
+                         "at p = 60", "grids": e.FIGURE1_GRIDS})
+    frame, chosen = e.run_figure1(**SETTINGS)
+    frame.to_csv(HERE / "figure1.csv", index=False)
+    (HERE / "figure1_params.json").write_text(json.dumps(chosen, indent=1))
+    (HERE / "provenance_figure1.json").write_text(json.dumps(prov, indent=2, default=str))
     print(frame.to_string())
