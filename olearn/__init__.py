@@ -7,6 +7,8 @@ from .feature_selection import (FeatureSelected, game_theoretic_selection,
                                 information_gain, pair_information_gain)
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
+from .second_order import AROW, CW, NAROW, SCW, SOP
+from .kernel.arow import KernelAROW
 
 from .second_order.bcw import BCW
 from .second_order.sbcw import SBCW
@@ -20,3 +22,4 @@ __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "FeatureSelected",
            "BCW", "SBCW", "SOFS", "SparDCA",
            "game_theoretic_selection", "information_gain",
            "pair_information_gain"]
+__all__ += ["AROW", "CW", "KernelAROW", "NAROW", "SCW", "SOP"]

@@ -14,6 +14,9 @@ from .sparse_cw import (check_bcw_mean, check_grad_omega_star, check_sigma_kkt,
                         check_subproblem, check_theorem1, omega_star_numerical,
                         sigma_program, subproblem_program, svm_program)
 from .romma import check_romma, random_romma_round, romma_program
+from .second_order import (arow_covariance_closed_form, arow_covariance_program,
+                           arow_mean_program, check_second_order,
+                           cw_variance_program, stdev_program)
 from .regularized import (check_l1_constrained, check_l2_constrained,
                           check_objective_regularized, l1_constrained_program,
                           l2_constrained_program, objective_regularized_program,

@@ -1,0 +1,154 @@
+"""AROW (Crammer, Kulesza, Dredze, NIPS 2009) and NAROW (Orabona, Crammer, NIPS 2010).
+
+AROW (Figure 1 of the AROW paper) minimises on each round objective (1),
+
+    C(mu, Sigma) = KL(N(mu, Sigma) || N(mu_{t-1}, Sigma_{t-1}))
+                   + 1/(2r) max(0, 1 - y_t mu.x_t)^2 + 1/(2r) x_t' Sigma x_t,
+
+which splits into a mean part and a covariance part.  With
+``m_t = mu_{t-1}.x_t`` and ``chi_t = x_t' Sigma_{t-1} x_t``, when
+``y_t m_t < 1``:
+
+    beta_t  = 1 / (chi_t + r)
+    alpha_t = max(0, 1 - y_t m_t) beta_t                         (eq. 7)
+    mu_t    = mu_{t-1} + alpha_t y_t Sigma_{t-1} x_t
+    Sigma_t = Sigma_{t-1} - beta_t Sigma_{t-1} x_t x_t' Sigma_{t-1}   (eq. 9)
+
+i.e. ``Sigma_t^{-1} = Sigma_{t-1}^{-1} + x_t x_t' / r`` (eq. 8).  The paper
+starts from ``Sigma_0 = I``; ``a`` generalises it to ``a I`` (``a=1`` is the
+paper).
+
+NAROW (Orabona and Crammer 2010) belongs to their framework in which the
+learner keeps ``A_t = A_{t-1} + x_t x_t' / r_t`` and ``theta_t = theta_{t-1} +
+y_t x_t`` on update rounds, predicts with ``x_t`` already in the matrix,
+``f_t = x_t' A_t^{-1} theta_{t-1} = m_t r_t / (r_t + chi_t)``, updates when
+``y_t f_t < 1``, and sets the regulariser adaptively,
+
+    r_t = chi_t / (b chi_t - 1)   if chi_t > 1/b,     r_t = +infinity otherwise.
+
+With ``mu = A^{-1} theta`` and ``Sigma = A^{-1}`` (``Sigma_0 = a I``) the
+update is ``mu += (y_t r_t - m_t)/(r_t + chi_t) Sigma x_t`` and
+``Sigma -= Sigma x x' Sigma / (r_t + chi_t)``.  The case ``chi_t <= 1/b``
+(``r_t = +infinity``) keeps ``Sigma`` fixed ("fixed second-order
+information") but still moves the mean: ``theta`` receives ``y_t x_t``, so
+``mu += y_t Sigma x_t``, a Perceptron step in the metric ``Sigma``.  Writing
+``r_t = -infinity`` there, or plugging ``r_t = +infinity`` into AROW's
+``alpha_t = max(0, 1 - y m)/(chi + r)``, gives a zero step instead: the mean
+stops learning once ``chi_t <= 1/b``.  The paper text was not available to
+us; this reading follows the framework's definitions (the authors' own
+description of NAROW as mixing adaptive and fixed second-order information),
+and the chapter shows the difference on a stream.
+"""
+import math
+
+from numba import njit
+
+from ..base import check_positive
+from .core import SecondOrderClassifier
+
+INF = math.inf
+
+
+@njit(cache=True)
+def arow_step(m, chi, y, r):
+    """AROW's round (Figure 1): ``(f, alpha, gamma, beta)``, see :mod:`.core`."""
+    if y * m >= 1.0:
+        return m, 0.0, 0.0, 0.0
+    beta = 1.0 / (chi + r)
+    alpha = max(0.0, 1.0 - y * m) * beta
+    return m, alpha * y, 1.0 / r, beta
+
+
+@njit(cache=True)
+def narow_step(m, chi, y, b):
+    """NAROW's round: ``r_t`` from ``chi_t`` and ``b``; the mean moves also
+    when ``r_t = +infinity`` (see the module docstring)."""
+    if chi > 1.0 / b:
+        r = chi / (b * chi - 1.0)
+        f = m * r / (r + chi)
+        if y * f >= 1.0:
+            return f, 0.0, 0.0, 0.0
+        return f, (y * r - m) / (r + chi), 1.0 / r, 1.0 / (r + chi)
+    if y * m >= 1.0:
+        return m, 0.0, 0.0, 0.0
+    return m, y, 0.0, 0.0
+
+
+class AROW(SecondOrderClassifier):
+    """Adaptive Regularization of Weight vectors (AROW paper, Figure 1).
+
+    Parameters
+    ----------
+    r : float, default=1.0
+        Regularisation ``r > 0`` (``lambda_1 = lambda_2 = 1/(2r)`` in eq. 1).
+    covariance : {"full", "diag"}, default="full"
+        Full d x d ``Sigma`` or its diagonal (the paper's footnote 2 for
+        high-dimensional data); see :mod:`olearn.second_order.core`.
+    a : float, default=1.0
+        ``Sigma_0 = a I`` (the paper: ``a = 1``).
+    diagonal : {"precision", "covariance"}, default="precision"
+        The diagonal projection (only with ``covariance="diag"``):
+        ``"precision"`` is the one of Dredze et al. that the paper follows,
+        ``"covariance"`` projects the update of ``Sigma`` (ours, not the paper's).
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
+
+    Attributes
+    ----------
+    coef_ : the mean ``mu``, shape (1, n_features)
+    covariance_ : ``Sigma`` (d x d, exactly symmetric) or its diagonal
+    """
+
+    _rule = 0
+
+    def __init__(self, r=1.0, covariance="full", a=1.0, *,
+                 diagonal="precision", n_epochs=1, shuffle=False,
+                 random_state=None):
+        self.r = r
+        self.covariance = covariance
+        self.a = a
+        self.diagonal = diagonal
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_positive("r", self.r)
+        self._check_common()
+
+    def _rule_params(self):
+        return (float(self.r),)
+
+
+class NAROW(SecondOrderClassifier):
+    """NAROW (Orabona and Crammer 2010): AROW's second-order update with the
+    adaptive ``r_t = chi_t / (b chi_t - 1)`` (``+infinity`` when
+    ``chi_t <= 1/b``); see the module docstring for the case ``r_t = +inf``.
+
+    Parameters
+    ----------
+    b : float, default=1.0
+        ``b > 0``.
+    covariance, a, diagonal, n_epochs, shuffle, random_state
+        As in :class:`AROW`.
+    """
+
+    _rule = 6
+
+    def __init__(self, b=1.0, covariance="full", a=1.0, *,
+                 diagonal="precision", n_epochs=1, shuffle=False,
+                 random_state=None):
+        self.b = b
+        self.covariance = covariance
+        self.a = a
+        self.diagonal = diagonal
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_params(self):
+        check_positive("b", self.b)
+        self._check_common()
+
+    def _rule_params(self):
+        return (float(self.b),)
