@@ -196,10 +196,10 @@ def table2_learners():
     learners = {}
     second = {
         "AROW": ("AROW", {}, {"r": [0.1, 1.0, 10.0]}),
-        "CW": ("CW", {}, {"eta": [0.6, 0.75, 0.9]}),
+        "CW": ("CW", {}, {"eta": [0.7, 0.8, 0.95]}),
         "NAROW": ("NAROW", {}, {"b": [0.1, 1.0, 10.0]}),
-        "SCW": ("SCW", {"variant": "SCW-I"}, {"C": [0.1, 1.0], "eta": [0.75, 0.9]}),
-        "SCW2": ("SCW", {"variant": "SCW-II"}, {"C": [0.1, 1.0], "eta": [0.75, 0.9]}),
+        "SCW": ("SCW", {"variant": "I"}, {"C": [0.1, 1.0], "eta": [0.75, 0.95]}),
+        "SCW2": ("SCW", {"variant": "II"}, {"C": [0.1, 1.0], "eta": [0.75, 0.95]}),
         "SOP": ("SOP", {}, {"a": [0.1, 1.0, 10.0]}),
     }
     for name, (cls_name, fixed, grid) in second.items():
