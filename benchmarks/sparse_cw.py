@@ -122,7 +122,12 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--markdown", default=None)
+    parser.add_argument("--blas-threads", type=int, default=1,
+                        help="BLAS threads (1: the shared machine's contended cores "
+                             "made OpenBLAS's 2 threads slower by orders of magnitude)")
     args = parser.parse_args()
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(args.blas_threads)
     warnings.simplefilter("ignore")
     bcw, summary = bench_bcw(args.repeats, args.quick)
     sbcw = bench_sbcw(args.quick)

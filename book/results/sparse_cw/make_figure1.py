@@ -2,7 +2,13 @@
 import json
 from pathlib import Path
 
+from threadpoolctl import threadpool_limits
+
 from olearn.experiments import sparse_cw as e
+
+# BLAS on one thread: the machine is shared, and OpenBLAS's two threads on
+# contended cores made a 123 x 123 eigendecomposition take seconds
+threadpool_limits(1)
 
 HERE = Path(__file__).parent
 SETTINGS = {"sets": list(e.FIGURE1_SETS), "p_grid": [15, 30, 60, 150, 300],

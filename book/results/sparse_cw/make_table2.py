@@ -9,7 +9,13 @@ import json
 import sys
 from pathlib import Path
 
+from threadpoolctl import threadpool_limits
+
 from olearn.experiments import sparse_cw as e
+
+# BLAS on one thread: the machine is shared, and OpenBLAS's two threads on
+# contended cores made a 123 x 123 eigendecomposition take seconds
+threadpool_limits(1)
 
 HERE = Path(__file__).parent
 N_ORDERS = {"covtype-like": 3}      # the 450k-row stream: 3 orders (time budget)
