@@ -96,7 +96,7 @@ def bench_sbcw(quick):
         r = math.ceil(p / 15)
         for method, kwargs in (("SBCW", {}),):
             make = lambda: olearn.SBCW(C=1.0, r=r, m_iter=15, tol=0, **kwargs)
-            make().fit(data.X_train[:200], data.y_train[:200])
+            e._warm(make(), data.X_train, data.y_train)     # compile, both classes
             model = make()
             tic = time.perf_counter()
             model.fit(data.X_train, data.y_train)

@@ -45,13 +45,23 @@ def available_memory():
 
 @njit(cache=True)
 def _csr_gram(data, indices, indptr, G):
-    """``G += sum_i x_i x_i^T`` over CSR rows, O(sum_i nnz(x_i)^2)."""
+    """``G += sum_i x_i x_i^T`` over CSR rows, O(sum_i nnz(x_i)^2 / 2).
+
+    Only pairs ``b >= a`` are accumulated (into ``G[ia, ib]``), then the two
+    triangles are folded into a symmetric matrix.
+    """
+    d = G.shape[0]
     for t in range(indptr.shape[0] - 1):
         for a in range(indptr[t], indptr[t + 1]):
             ia = indices[a]
             va = data[a]
-            for b in range(indptr[t], indptr[t + 1]):
+            for b in range(a, indptr[t + 1]):
                 G[ia, indices[b]] += va * data[b]
+    for i in range(d):
+        for j in range(i + 1, d):
+            total = G[i, j] + G[j, i]
+            G[i, j] = total
+            G[j, i] = total
 
 
 def gram(X, C):
