@@ -226,3 +226,30 @@ def test_spardca_solves_l1_svm():
                      + kappa * np.abs(model.coef_[0]).sum()))
     assert ours == pytest.approx(problem.value, rel=1e-4)
     assert model.selected_features_.size < 30
+
+
+# -- experiment helpers -----------------------------------------------------------
+def test_covtype_like_shape():
+    from olearn.experiments.sparse_cw import covtype_like
+
+    data = covtype_like(n=1000, n_train=800)
+    assert data.X_train.shape == (800, 54) and data.X_test.shape == (200, 54)
+    assert set(np.diff(data.X_train.indptr)) == {12}
+    assert set(np.unique(data.y_train)) == {-1.0, 1.0}
+
+
+def test_table2_summary_and_paper_columns():
+    import pandas as pd
+
+    from olearn.experiments import sparse_cw as e
+
+    runs = pd.DataFrame({"dataset": ["s"] * 4, "learner": ["BCW-L1", "BCW-L1", "PA", "PA"],
+                         "order": [0, 1, 0, 1], "test_error": [0.1, 0.2, 0.3, 0.3],
+                         "time": [1.0, 1.0, 2.0, 2.0], "sigma_time": [0.5, 0.7, np.nan, np.nan],
+                         "pass_time": [0.1, 0.1, np.nan, np.nan]})
+    summary = e.summarize_table2(runs)
+    assert summary.loc[("s", "BCW-L1"), "error_mean"] == pytest.approx(0.15)
+    table = e.paper_vs_ours(summary, "s")
+    assert table.loc["BCW-L1", "our_time"] == "0.60(0.10)"
+    assert table.loc["PA", "our_time"] == "2.00"
+    assert table.loc["BCW-L1", "error_deviation"] == pytest.approx(0.15 - 0.2402)
