@@ -1,5 +1,6 @@
 # `make book` and `make test` each set up .venv themselves (see README).
 PYTHON ?= python3
+SHELL  := /bin/bash
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
@@ -16,8 +17,19 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -e ".[dev]"
 	touch $@
 
+# Build the HTML from the stored full runs in book/results/ (quick mode: each page re-runs a
+# subset and asserts it against them). `--all` re-reads and re-executes every page on every
+# build (without it Sphinx re-reads only changed sources, so a second build after a failed one
+# would serve the failed pages and exit 0); -W makes any error or warning fail the build.
+# The build never writes tracked files: it checks `git status` before and after.
+BOOK     ?= book
+JB_BUILD := $(VENV)/bin/jupyter-book build --all -W --keep-going
 book: $(STAMP)
-	$(VENV)/bin/jupyter-book build book -W --keep-going
+	@before=$$(git status --porcelain 2>/dev/null); \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(JB_BUILD) $(BOOK) || exit 1; \
+	after=$$(git status --porcelain 2>/dev/null); \
+	[ "$$before" = "$$after" ] || { echo "make book: the build changed the working tree:"; \
+	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
 
 test: $(STAMP)
 	$(PY) -m pytest tests book --nbval-lax --nbval-current-env

@@ -21,6 +21,10 @@ def row_dot(X, t, v):
     """Return ``v . x_t``."""
 
 
+def row_has_nonzero(X, t):
+    """Whether row ``t`` has a nonzero entry (``||x_t||^2`` may underflow to 0)."""
+
+
 def _is_csr(X):
     return isinstance(X, types.BaseTuple)
 
@@ -81,4 +85,23 @@ def _row_axpy(X, t, alpha, v):
     def impl(X, t, alpha, v):
         for j in range(X.shape[1]):
             v[j] += alpha * X[t, j]
+    return impl
+
+
+@overload(row_has_nonzero, inline="always")
+def _row_has_nonzero(X, t):
+    if _is_csr(X):
+        def impl(X, t):
+            data, indices, indptr = X
+            for k in range(indptr[t], indptr[t + 1]):
+                if data[k] != 0.0:
+                    return True
+            return False
+        return impl
+
+    def impl(X, t):
+        for j in range(X.shape[1]):
+            if X[t, j] != 0.0:
+                return True
+        return False
     return impl

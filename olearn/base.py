@@ -13,6 +13,13 @@ classifier.  It owns everything that is not the algorithm: input validation
 ``n_mistakes_``, ``n_updates_``, ``n_rounds_``
     counts of mistakes, of rounds that changed the model, of rounds seen.
 
+Every learner takes ``record="full"`` (the default: the per-round arrays
+above grow by 9 bytes per round) or ``record="counts"``: only the three
+counts are kept, so memory stays constant on an endless stream;
+``mistakes_`` and ``margins_`` (and any other per-round record of a learner)
+are then absent and reading them raises an ``AttributeError`` that says so.
+``record`` cannot change between ``partial_fit`` calls.
+
 A subclass provides the algorithm through three hooks:
 
 ``_init_state(n_features)``
@@ -24,6 +31,20 @@ A subclass provides the algorithm through three hooks:
     the number of rounds on which the model changed;
 ``_decision(X)``
     scores of validated rows (dense array or CSR matrix).
+
+and optionally
+
+``_check_params()``
+    validate the hyper-parameters with a clear message; called on *every*
+    ``fit`` and ``partial_fit`` call (so ``set_params`` between
+    ``partial_fit`` calls is validated too);
+``_frozen_params``
+    class attribute, names of hyper-parameters the fitted state cannot
+    follow (ALMA's ``p``): changing one between ``partial_fit`` calls raises
+    :class:`FrozenParameterError` (``fit`` starts afresh and accepts any);
+``_model_arrays()``
+    the arrays holding the model; after every pass the base checks them for
+    NaN/inf and raises :class:`NonFiniteModelError` naming the learner.
 """
 import numbers
 
@@ -34,12 +55,25 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._checks import assert_finite, distinct_labels
+from ._checks import _EXPONENT, _count_nonfinite, assert_finite, distinct_labels
 
 
 class NonNumericInputError(TypeError, ValueError):
     """X holds objects that are not numbers (a ValueError, and the TypeError
     scikit-learn's conventions expect)."""
+
+
+class FrozenParameterError(ValueError):
+    """A hyper-parameter the fitted state cannot follow changed between
+    ``partial_fit`` calls."""
+
+
+class NonFiniteModelError(FloatingPointError, ValueError):
+    """The model reached NaN or infinity during a pass."""
+
+
+RECORDS = ("full", "counts")
+_PER_ROUND = ("mistakes_", "margins_")
 
 
 def check_positive(name, value, allow_zero=False):
@@ -79,6 +113,23 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    #: hyper-parameters the fitted state cannot follow between partial_fit calls
+    _frozen_params = ()
+    #: per-round record attributes beyond mistakes_/margins_ (absent with record="counts")
+    _per_round_record = ()
+
+    def __getattr__(self, name):
+        # only reached when normal lookup fails: explain the missing record
+        if (name in _PER_ROUND or name in type(self)._per_round_record) and \
+                self.__dict__.get("record") == "counts":
+            raise AttributeError(
+                f"{type(self).__name__} was fitted with record='counts', which "
+                f"keeps only n_rounds_, n_mistakes_ and n_updates_; {name} is "
+                f"not recorded. Use record='full' (the default) for the "
+                f"per-round record.")
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}")
+
     # -- public API ---------------------------------------------------------
     def fit(self, X, y):
         """Reset, then learn online from the rows of ``X`` in the given order.
@@ -109,24 +160,31 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         given, else from ``y`` (which must then hold both).
         """
         first_call = not hasattr(self, "classes_")
-        if first_call:
-            self._check_run_params()
+        self._check_run_params()
+        if not first_call:
+            self._check_frozen()
         X, y, labels = self._validate(X, y, reset=first_call)
         if first_call:
-            labels = labels if classes is None else np.unique(classes)
-            self._set_classes(labels, from_classes=classes is not None)
+            target = labels if classes is None else np.unique(classes)
+        else:
+            target = self.classes_
+            if classes is not None and not np.array_equal(np.unique(classes),
+                                                          target):
+                raise ValueError(
+                    f"classes={np.unique(classes).tolist()} differs from the "
+                    f"classes of the first call to partial_fit, "
+                    f"{target.tolist()}.")
+        unknown = np.setdiff1d(labels, target)
+        if unknown.size:
+            where = ("classes" if first_call else
+                     "the classes of the first call to partial_fit")
+            raise ValueError(
+                f"y has labels {unknown.tolist()} that are not among {where}, "
+                f"{np.asarray(target).tolist()}.")
+        if first_call:
+            self._set_classes(target, from_classes=classes is not None)
             self._init_state(X.shape[1])
             self._reset_record()
-        elif classes is not None and not np.array_equal(
-                np.unique(classes), self.classes_):
-            raise ValueError(
-                f"classes={np.unique(classes).tolist()} differs from the classes "
-                f"of the first call to partial_fit, {self.classes_.tolist()}.")
-        unknown = np.setdiff1d(labels, self.classes_)
-        if unknown.size:
-            raise ValueError(
-                f"y has labels {unknown.tolist()} that are not among the classes "
-                f"{self.classes_.tolist()}.")
         self._run(X, self._encode(y))
         return self
 
@@ -149,7 +207,47 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                     or isinstance(value, bool) or value < 1):
                 raise ValueError(f"{name} must be a positive integer, "
                                  f"got {value!r}.")
+        record = getattr(self, "record", "full")
+        if not isinstance(record, str) or record not in RECORDS:
+            raise ValueError(f"record must be one of {RECORDS}, got {record!r}.")
         self._check_params()
+
+    def _frozen_values(self):
+        """The values that must not change between ``partial_fit`` calls."""
+        names = ("record",) + tuple(self._frozen_params)
+        return {name: getattr(self, name, "full" if name == "record" else None)
+                for name in names}
+
+    def _check_frozen(self):
+        old = self.__dict__.get("_frozen")
+        if old is None:
+            return
+        for name, value in self._frozen_values().items():
+            before = old.get(name)
+            if not _same(before, value):
+                raise FrozenParameterError(
+                    f"{type(self).__name__}: {name} changed from {before!r} to "
+                    f"{value!r} between partial_fit calls, but the fitted state "
+                    f"cannot follow it. Set it back, or call fit (which starts "
+                    f"afresh) to learn with the new value.")
+
+    def _model_arrays(self):
+        """The arrays holding the model (checked for NaN/inf after every pass)."""
+        return ()
+
+    def _check_model(self):
+        for array in self._model_arrays():
+            values = np.ascontiguousarray(array).reshape(-1)
+            if values.size and values.dtype == np.float64 and _count_nonfinite(
+                    values.view(np.uint64), _EXPONENT):
+                raise NonFiniteModelError(
+                    f"{type(self).__name__} reached a non-finite model (NaN or "
+                    f"infinity) after round {self.n_rounds_}: the values of X or "
+                    f"the hyper-parameters leave float64's range (too large, or "
+                    f"too small for a step size 1/||x||^2). Scale the "
+                    f"features (e.g. sklearn.preprocessing.MaxAbsScaler or "
+                    f"StandardScaler) or use smaller step parameters, then refit; "
+                    f"the current model is not usable.")
 
     def _check_params(self):
         """Validate the learner's own hyper-parameters (subclasses)."""
@@ -197,26 +295,55 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return np.where(y == self.classes_[1], 1.0, -1.0)
 
     # -- the online record --------------------------------------------------
+    def _full_record(self):
+        return getattr(self, "record", "full") != "counts"
+
     def _reset_record(self):
+        self._frozen = self._frozen_values()
         self._mistake_buffer = np.zeros(0, dtype=bool)
         self._margin_buffer = np.zeros(0)
-        self.mistakes_ = self._mistake_buffer
-        self.margins_ = self._margin_buffer
+        if self._full_record():
+            self.mistakes_ = self._mistake_buffer
+            self.margins_ = self._margin_buffer
+        else:
+            for name in _PER_ROUND:
+                self.__dict__.pop(name, None)
         self.n_rounds_ = 0
         self.n_mistakes_ = 0
         self.n_updates_ = 0
 
-    def _run(self, X, y_pm):
-        start, stop = self.n_rounds_, self.n_rounds_ + y_pm.shape[0]
+    def _record_views(self, n_rounds):
+        """``(mistakes, margins)`` for the next ``n_rounds`` rounds: views of the
+        growing record, or scratch arrays of this call with ``record="counts"``."""
+        if not self._full_record():
+            return np.zeros(n_rounds, dtype=bool), np.zeros(n_rounds)
+        start, stop = self.n_rounds_, self.n_rounds_ + n_rounds
         if stop > self._mistake_buffer.shape[0]:
             size = max(stop, 2 * self._mistake_buffer.shape[0])
             self._mistake_buffer = np.resize(self._mistake_buffer, size)
             self._margin_buffer = np.resize(self._margin_buffer, size)
-        mistakes = self._mistake_buffer[start:stop]
-        margins = self._margin_buffer[start:stop]
-        self.n_updates_ += int(self._learn(compiled_rows(X), y_pm,
-                                           mistakes, margins))
-        self.n_rounds_ = stop
+        return self._mistake_buffer[start:stop], self._margin_buffer[start:stop]
+
+    def _run(self, X, y_pm):
+        mistakes, margins = self._record_views(y_pm.shape[0])
+        n_updates = int(self._learn(compiled_rows(X), y_pm, mistakes, margins))
+        self.n_updates_ += n_updates
+        self.n_rounds_ += y_pm.shape[0]
         self.n_mistakes_ += int(np.count_nonzero(mistakes))
-        self.mistakes_ = self._mistake_buffer[:stop]
-        self.margins_ = self._margin_buffer[:stop]
+        if self._full_record():
+            self.mistakes_ = self._mistake_buffer[:self.n_rounds_]
+            self.margins_ = self._margin_buffer[:self.n_rounds_]
+        self._check_model()
+
+
+def _same(a, b):
+    """Whether two parameter values are equal (never raises: arrays, objects)."""
+    if a is b:
+        return True
+    if (isinstance(a, numbers.Real) and isinstance(b, numbers.Real)
+            and not isinstance(a, bool) and not isinstance(b, bool)):
+        return bool(a == b)
+    try:
+        return type(a) is type(b) and bool(np.array_equal(a, b))
+    except Exception:
+        return False

@@ -453,8 +453,11 @@ class FeatureSelected(OnlineClassifier):
         Any olearn learner; it is cloned.  Its ``n_epochs``/``shuffle`` are
         not used (it is fed by ``partial_fit``): use this estimator's.
     method : {"info_gain", "game"}, default="info_gain"
-    k : int, default=64
-        Number of features kept, ``1 <= k <= n_features``.
+    k : int or None, default=None
+        Number of features kept, ``1 <= k <= n_features``; ``None`` keeps
+        ``min(64, n_features)`` (64 as in the paper's USPS experiment; all
+        features of narrower data).  Cannot change between ``partial_fit``
+        calls.
     refresh : int, default=50
         Rounds between two selections.
     threshold : float, default=0.0
@@ -467,20 +470,32 @@ class FeatureSelected(OnlineClassifier):
         the LP (``m^2`` nonzeros) and the pair statistics; with the default
         the 256-pixel USPS game is played on all features, and on text
         (tens of thousands of words) on the top 256, or ``2k``.
-    n_epochs, shuffle, random_state
-        As in :class:`olearn.Perceptron`.
+    n_epochs, shuffle, random_state, record
+        As in :class:`olearn.Perceptron` (``record`` is passed on to the
+        learner).
+
+    ``method`` and ``threshold`` cannot change between ``partial_fit`` calls
+    either (the counts so far depend on them); changes of the learner's
+    parameters (``set_params(learner__C=...)``) reach the fitted learner at
+    the next call and are validated there.
 
     Attributes
     ----------
     learner_ : the fitted clone of ``learner``.
+    k_ : int
+        The number of features kept (``k``, or its default).
     selected_ : ndarray of int
         Features used by the latest block (increasing order).
     n_features_selected_ : int
     """
 
-    def __init__(self, learner=None, method="info_gain", k=64, *, refresh=50,
+    _frozen_params = ("k", "method", "threshold")
+    #: k when None is given
+    DEFAULT_K = 64
+
+    def __init__(self, learner=None, method="info_gain", k=None, *, refresh=50,
                  threshold=0.0, n_candidates=256, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         self.learner = learner
         self.method = method
         self.k = k
@@ -490,6 +505,10 @@ class FeatureSelected(OnlineClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
+
+    def _k(self, n_features):
+        return min(self.DEFAULT_K, n_features) if self.k is None else self.k
 
     def _check_params(self):
         if self.learner is not None and not isinstance(self.learner,
@@ -499,7 +518,8 @@ class FeatureSelected(OnlineClassifier):
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got "
                              f"{self.method!r}.")
-        _check_k(self.k, np.inf)
+        if self.k is not None:
+            _check_k(self.k, np.inf)
         _positive_int("refresh", self.refresh)
         _positive_int("n_candidates", self.n_candidates)
         _check_threshold(self.threshold)
@@ -509,15 +529,17 @@ class FeatureSelected(OnlineClassifier):
         return int(self.selected_.size)
 
     def _init_state(self, n_features):
-        _check_k(self.k, n_features)
+        _check_k(self._k(n_features), n_features)
         self.learner_ = clone(PA() if self.learner is None else self.learner)
+        self._sync_learner()
         pairs = None
         if self.method == "game":
             pairs = ("full" if n_features <= FULL_PAIR_COUNTS_MAX_FEATURES
                      else "rows")
         self._game = None
         self._counts = _RunningCounts(n_features, pairs)
-        keep_all = self.k == n_features
+        self.k_ = self._k(n_features)
+        keep_all = self.k_ == n_features
         self.selected_ = np.arange(n_features if keep_all else 0)
         self._mask = None if keep_all else np.zeros(n_features)
 
@@ -525,16 +547,16 @@ class FeatureSelected(OnlineClassifier):
         counts = self._counts
         ig = _single_ig(counts.class_totals, counts.ones)
         if self.method == "info_gain":
-            selected = _top_features(ig, self.k)
+            selected = _top_features(ig, self.k_)
         else:
-            m = min(ig.size, max(self.n_candidates, 2 * self.k))
+            m = min(ig.size, max(self.n_candidates, 2 * self.k_))
             candidates = _top_features(ig, m)
             M = _pair_ig(counts.class_totals, counts.ones[:, candidates],
                          counts.pair_counts(candidates))
             if self._game is None:
                 self._game = _GameLP()
-            u, _ = self._game.solve(M, self.k)
-            selected = np.sort(candidates[_top_k_strategy(u, M, self.k)])
+            u, _ = self._game.solve(M, self.k_)
+            selected = np.sort(candidates[_top_k_strategy(u, M, self.k_)])
         self.selected_ = selected
         self._mask[:] = 0.0
         self._mask[selected] = 1.0
@@ -550,8 +572,16 @@ class FeatureSelected(OnlineClassifier):
             return X
         return X * self._mask
 
+    def _sync_learner(self):
+        """Pass the learner's current parameters and ``record`` to ``learner_``."""
+        if self.learner is not None:
+            self.learner_.set_params(**self.learner.get_params(deep=False))
+        if "record" in self.learner_.get_params(deep=False):
+            self.learner_.set_params(record=getattr(self, "record", "full"))
+
     def _run(self, X, y_pm):
         # replaces the base's compiled pass: blocks go to learner.partial_fit
+        self._sync_learner()
         if sp.issparse(X) and self.threshold < 0:
             binarize(X, self.threshold)  # raises the explanation
         refresh, first, start = self.refresh, self.n_rounds_, 0
@@ -567,7 +597,10 @@ class FeatureSelected(OnlineClassifier):
                 self._counts.add(binarize(X_block, self.threshold), y_block)
                 start = stop
         self.n_rounds_ = self.learner_.n_rounds_
-        for name in ("mistakes_", "margins_", "n_mistakes_", "n_updates_"):
+        names = ("n_mistakes_", "n_updates_")
+        if self._full_record():
+            names += ("mistakes_", "margins_")
+        for name in names:
             setattr(self, name, getattr(self.learner_, name))
 
     def _decision(self, X):

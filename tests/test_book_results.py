@@ -96,7 +96,7 @@ def test_first_order_voting_results_are_a_full_run():
 
 REGULARIZED_FILES = ("runs.csv", "summary.csv", "tuning.csv", "stats.csv", "figure2.csv",
                      "figure2_summary.csv", "figure3_weights.csv", "curves_usps.csv",
-                     "curves_20ng.csv", "curves_sraa.csv", "provenance.json")
+                     "curves_20ng.csv", "curves_20ng_standin_for_sraa.csv", "provenance.json")
 REGULARIZED_STREAMS = ["usps-3-7-vs-8-9", "20newsgroups-baseball-hockey-vs-autos-motorcycles",
                        "20newsgroups-crypt-electronics-vs-guns-mideast"]
 REGULARIZED_LEARNERS = {"PA", "NORMA", "objective-regularized", "L2-constrained",

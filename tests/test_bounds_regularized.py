@@ -263,7 +263,8 @@ def test_failed_assumptions_raise(small_stream):
     with pytest.raises(ValueError, match="ball"):     # ||u||_1 > beta
         l1_constrained_bound(L1ConstrainedPA(D2).fit(X, y), X, y, U)
     with pytest.raises(ValueError, match="update_on='mistake'"):
-        objective_regularized_bound(ObjectiveRegularizedPA(0.01).fit(X, y), X, y, U)
+        objective_regularized_bound(
+            ObjectiveRegularizedPA(0.01, update_on="round").fit(X, y), X, y, U)
     with pytest.raises(ValueError, match="alpha < 1"):
         objective_regularized_bound(
             ObjectiveRegularizedPA(1.0, update_on="mistake").fit(X, y), X, y, U)

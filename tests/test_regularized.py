@@ -291,22 +291,26 @@ def test_an_infeasible_stream_follows_the_convention(kind):
     y = np.where(rng.random(40) < 0.5, 1.0, -1.0)
     dual = np.linalg.norm if kind == "l2" else (lambda v: np.abs(v).max())
     beta = 0.9 / max(dual(x) for x in X)
-    est = make(kind, beta)
+    est = make(kind, beta, update_on="round")
     w = np.zeros(5)
+    changed = 0
     for t in range(40):
+        before = est.coef_.ravel().copy() if t else np.zeros(5)
         est.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        changed += not np.array_equal(est.coef_.ravel(), before)
         w, _ = constrained_step(w, X[t], y[t], beta, kind)
         assert_allclose(est.coef_.ravel(), w, atol=1e-12)
         # the largest margin the ball allows: beta ||x||_*
         assert y[t] * (w @ X[t]) == pytest.approx(beta * dual(X[t]), rel=1e-12)
-    assert est.n_updates_ == 40
+    # n_updates_ counts the rounds that changed w (the L1 face can repeat w)
+    assert est.n_updates_ == changed >= 36
     assert np.all(est.margins_[1:] < 1)
 
 
 def test_objective_regularized_shrinks_every_round():
     X, y = stream(n=50, d=4, seed=9)
     alpha = 0.1
-    est = ObjectiveRegularizedPA(alpha=alpha).fit(X, y)
+    est = ObjectiveRegularizedPA(alpha=alpha, update_on="round").fit(X, y)
     assert est.n_updates_ == 50        # w != 0 after round 0: every round moves w
     # a round with a large margin is a pure shrink
     w = est.coef_.ravel().copy()
@@ -321,7 +325,7 @@ def test_update_on_mistake_skips_correct_rounds():
         est = make(kind, param, update_on="mistake").fit(X, y)
         wrong_or_tied = np.count_nonzero(est.margins_ <= 0)
         assert 0 < est.n_updates_ <= wrong_or_tied
-        every = make(kind, param).fit(X, y)
+        every = make(kind, param, update_on="round").fit(X, y)
         assert every.n_updates_ > est.n_updates_
 
 
@@ -400,7 +404,7 @@ def test_l1_is_fast_on_a_newsgroups_sized_stream():
     X, y = newsgroups_like_stream()
     L1ConstrainedPA(beta=5.0).fit(X[:20], y[:20])          # compile
     start = time.perf_counter()
-    est = L1ConstrainedPA(beta=5.0).fit(X, y)
+    est = L1ConstrainedPA(beta=5.0, update_on="round").fit(X, y)
     elapsed = time.perf_counter() - start
     assert elapsed < 10.0
     assert est.n_updates_ > 1000

@@ -129,8 +129,8 @@ def test_sparse_rows_take_the_same_step():
         for learner, norm in ((L2ConstrainedPA, "l2"), (L1ConstrainedPA, "l1")):
             w, x, y, beta = random_constrained_round(rng, case, norm)
             x = x * (rng.random(x.size) < 0.6)
-            dense = library_step(learner(beta=beta), w, x, y)
-            sparse = library_step(learner(beta=beta), w,
+            dense = library_step(learner(beta=beta, update_on="round"), w, x, y)
+            sparse = library_step(learner(beta=beta, update_on="round"), w,
                                   sp.csr_matrix(x[None, :]), y)
             np.testing.assert_array_equal(dense, sparse)
 
@@ -143,7 +143,7 @@ def test_the_comparison_can_fail():
         pa = library_step(PA(), w, x, y)
         assert np.abs(pa - l2_constrained_program(w, x, y, beta).w).max() > 1e-3
         w, x, y, beta = random_constrained_round(rng, "both active", "l1")
-        l2 = library_step(L2ConstrainedPA(beta=beta), w, x, y)
+        l2 = library_step(L2ConstrainedPA(beta=beta, update_on="round"), w, x, y)
         assert np.abs(l2 - l1_constrained_program(w, x, y, beta).w).max() > 1e-3
         w, x, y, alpha = random_objective_round(rng, "margin active")
         if w.size == 1:       # one dimension: the margin alone fixes w

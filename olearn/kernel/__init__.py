@@ -1,2 +1,16 @@
 """Kernel learners: the model is a support set with signed coefficients.
-The kernel baselines of the DUOL paper and DUOL itself live here."""
+The kernel baselines of the DUOL paper and DUOL itself live here.
+
+Kernel functions and the compiled kernel row are in :mod:`olearn.kernel.kernels`;
+the support-set state and the compiled pass in :mod:`olearn.kernel.core`.
+"""
+from .core import KernelClassifier, kernel_pass
+from .duol import DUOL
+from .kernels import kernel_matrix
+from .learners import (KernelALMA, KernelAggressiveROMMA, KernelPA,
+                       KernelPerceptron, KernelROMMA)
+from .online_svm import OnlineSVM
+
+__all__ = ["DUOL", "KernelALMA", "KernelAggressiveROMMA", "KernelClassifier",
+           "KernelPA", "KernelPerceptron", "KernelROMMA", "OnlineSVM",
+           "kernel_matrix", "kernel_pass"]

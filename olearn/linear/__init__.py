@@ -17,3 +17,6 @@ from .romma import AggressiveROMMA, ROMMA
 __all__ = ["ALMA", "AggressiveROMMA", "Averaged", "L1ConstrainedPA",
            "L2ConstrainedPA", "LinearClassifier", "NORMA", "ObjectiveRegularizedPA",
            "PA", "Perceptron", "ROMMA"]
+from .winnow import BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+
+__all__ += ["BalancedWinnow", "ModifiedBalancedWinnow", "PositiveWinnow"]

@@ -169,7 +169,8 @@ class ALMA(LinearClassifier):
     ----------
     p : float, default=2
         Norm of the instances (``p >= 2``; ``q = p/(p-1)`` for ``w``).  Gentile
-        suggests ``p`` of order ``ln(n_features)`` for sparse targets.
+        suggests ``p`` of order ``ln(n_features)`` for sparse targets.  It
+        cannot change between ``partial_fit`` calls.
     alpha : float, default=0.9
         Approximation parameter in ``(0, 1]``: the margin sought is
         ``(1 - alpha)`` times the best one.
@@ -177,7 +178,7 @@ class ALMA(LinearClassifier):
         Margin scale, ``gamma_k = B sqrt(p-1) / sqrt(k)``; ``None`` is ``1/alpha``.
     C : float or None, default=None
         Step scale, ``eta_k = C / (sqrt(p-1) sqrt(k))``; ``None`` is ``sqrt(2)``.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Attributes
@@ -186,8 +187,12 @@ class ALMA(LinearClassifier):
         Gentile's counter: number of updates so far plus one.
     """
 
+    #: the state (theta, kept only for p > 2, and its norm) is tied to p
+    _frozen_params = ("p",)
+
     def __init__(self, p=2, alpha=0.9, B=None, C=None, *, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None,
+                 record="full"):
         self.p = p
         self.alpha = alpha
         self.B = B
@@ -195,6 +200,7 @@ class ALMA(LinearClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("p", self.p)

@@ -108,6 +108,9 @@ class LinearClassifier(OnlineClassifier):
         self._z = np.zeros(n_features if self._averaging else 0)
         self._state = np.array([1.0, 0.0, 0.0])
 
+    def _model_arrays(self):
+        return (self._v, self._z, self._state)
+
     @property
     def coef_(self):
         """The weight vector ``w`` as a ``(1, n_features)`` array."""

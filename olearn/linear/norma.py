@@ -23,8 +23,9 @@ import math
 
 from numba import njit
 
+from .._rows import row_has_nonzero
 from ..base import check_positive
-from .core import LinearClassifier, predict_round, scale_add
+from .core import SQNORM, LinearClassifier, predict_round, scale_add
 
 SCHEDULES = ("constant", "sqrt")
 
@@ -43,17 +44,20 @@ def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
         eta_t = eta / math.sqrt(t0 + t + 1.0) if decay else eta
         a, b = norma_coefficients(y[t] * score, eta_t, lam, rho, y[t])
-        scale_add(X, t, a, b, v, z, state, score, sq)
-        if b != 0.0:
+        # the round changes w if it shrinks a nonzero w or adds a nonzero row
+        if ((a != 1.0 and state[SQNORM] > 0.0)
+                or (b != 0.0 and (sq > 0.0 or row_has_nonzero(X, t)))):
             n_updates += 1
+        scale_add(X, t, a, b, v, z, state, score, sq)
     return n_updates
 
 
 class NORMA(LinearClassifier):
     """Linear NORMA: ``w <- (1 - eta_t lam) w + eta_t [y w.x < rho] y x`` (see :mod:`olearn.linear.norma`).
 
-    ``n_updates_`` counts the rounds with ``sigma_t = 1``; the shrinkage
-    happens on every round.
+    ``n_updates_`` counts the rounds that changed ``w``: with ``lam > 0``
+    every round once ``w != 0`` (the shrinkage), with ``lam = 0`` the rounds
+    with ``sigma_t = 1`` and a nonzero row.
 
     Parameters
     ----------
@@ -67,12 +71,13 @@ class NORMA(LinearClassifier):
         ``w = 0``).
     schedule : {"constant", "sqrt"}, default="constant"
         ``eta_t = eta`` or ``eta_t = eta / sqrt(t)``.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
     """
 
     def __init__(self, eta=0.1, lam=0.01, rho=1.0, schedule="constant", *,
-                 n_epochs=1, shuffle=False, random_state=None):
+                 n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.eta = eta
         self.lam = lam
         self.rho = rho
@@ -80,6 +85,7 @@ class NORMA(LinearClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("eta", self.eta)

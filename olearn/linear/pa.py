@@ -20,7 +20,7 @@ PA for ``gamma = 0`` and PA-II for ``gamma = 1/(2C)``.
 from numba import njit
 
 from ..base import check_positive
-from .._rows import row_axpy
+from .._rows import row_axpy, row_has_nonzero
 from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 VARIANTS = ("PA", "PA-I", "PA-II")
@@ -53,7 +53,9 @@ def pa_pass(X, y, v, z, state, mistakes, margins,
             row_axpy(X, t, step, v)
             if z.shape[0]:
                 row_axpy(X, t, step * state[SUM_SCALE], z)
-            n_updates += 1
+            # with gamma > 0 an all-zero row gets tau > 0 but changes nothing
+            if sq > 0.0 or row_has_nonzero(X, t):
+                n_updates += 1
     return n_updates
 
 
@@ -73,12 +75,13 @@ class PA(LinearClassifier):
         Carvalho and Cohen's relaxation: ``tau = l / (||x||^2 + gamma)``.
         Only with ``variant="PA"`` (``gamma=0`` is plain PA); ``gamma = 1/(2C)``
         reproduces PA-II.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
     """
 
     def __init__(self, C=1.0, variant="PA", *, epsilon=1.0, gamma=None,
-                 n_epochs=1, shuffle=False, random_state=None):
+                 n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.C = C
         self.variant = variant
         self.epsilon = epsilon
@@ -86,6 +89,7 @@ class PA(LinearClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         if self.variant not in VARIANTS:

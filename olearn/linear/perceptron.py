@@ -1,7 +1,7 @@
 """The Perceptron (Rosenblatt 1958; mistake bound of Freund and Schapire 1999)."""
 from numba import njit
 
-from .._rows import row_axpy
+from .._rows import row_axpy, row_has_nonzero
 from .core import SCALE, SQNORM, SUM_SCALE, LinearClassifier, predict_round
 
 
@@ -28,7 +28,9 @@ def perceptron_pass(X, y, v, z, state, mistakes, margins):
             row_axpy(X, t, step, v)
             if z.shape[0]:
                 row_axpy(X, t, step * state[SUM_SCALE], z)
-            n_updates += 1
+            # an all-zero row changes nothing and is not an update
+            if sq > 0.0 or row_has_nonzero(X, t):
+                n_updates += 1
     return n_updates
 
 
@@ -49,12 +51,21 @@ class Perceptron(LinearClassifier):
         Permute the rows before every pass in ``fit``.
     random_state : int, RandomState or None
         Seed of the permutations.
+    record : {"full", "counts"}, default="full"
+        ``"full"`` keeps the per-round record ``mistakes_`` and ``margins_``
+        (9 bytes per round, growing without end on an endless stream);
+        ``"counts"`` keeps only ``n_rounds_``, ``n_mistakes_`` and
+        ``n_updates_`` (constant memory), and reading ``mistakes_`` or
+        ``margins_`` then raises an ``AttributeError`` saying so.  It cannot
+        change between ``partial_fit`` calls.
     """
 
-    def __init__(self, *, n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, *, n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _learn(self, X, y, mistakes, margins):
         return perceptron_pass(X, y, self._v, self._z, self._state,

@@ -62,11 +62,13 @@ around an exact L1-ball projection, warm-started).
 
 When to update.  Section 2 of the paper updates "when the classifier makes an
 error", and its bounds (Theorems 3.1-3.4) count mistakes and use ``l_t >= 1``
-on update rounds.  ``update_on="round"`` (default) solves the round's program
-on every round (a constrained learner is then passive exactly when ``w_t`` is
-feasible: margin >= 1 and inside the ball, as PA; the objective-regularized
-one shrinks every round); ``update_on="mistake"`` solves it only when
-``y_t w_t.x_t <= 0`` (a mistake, or a tie at score 0), the paper's condition.
+on update rounds.  ``update_on="mistake"`` (the default, the paper's
+algorithm) solves the round's program only when ``y_t w_t.x_t <= 0`` (a
+mistake, or a tie at score 0).  ``update_on="round"`` is an ablation --
+ours, not the paper's: it solves the program on every round (a constrained
+learner is then passive exactly when ``w_t`` is feasible: margin >= 1 and
+inside the ball, as PA; the objective-regularized one shrinks ``w`` on every
+round).
 
 Feature truncation (section 3.3, Theorems 3.3-3.4).  With
 ``truncate_sigma=sigma`` every round that changes ``w`` ends with
@@ -83,18 +85,19 @@ then records the number of nonzero weights after each round
 (``truncate_sigma=0.0`` records it without changing the model: only exact
 zeros are dropped).
 
-``n_updates_`` counts the rounds on which the program moved ``w``: for
-:class:`ObjectiveRegularizedPA` every solved round with ``w_t != 0`` or
-``tau > 0``; for the constrained learners the solved rounds where ``w_t`` was
-not feasible (margin < 1 or outside the ball; an infeasible round counts,
-a zero row inside the ball does not).
+``n_updates_`` counts the rounds on which the program changed ``w``: for
+:class:`ObjectiveRegularizedPA` the solved rounds with ``tau > 0`` or (with
+``alpha > 0``) ``w_t != 0``; for the constrained learners the solved rounds
+where ``w_t`` was not feasible (margin < 1 or outside the ball) and the
+solution differs from it (an infeasible round counts, a zero row inside the
+ball does not).
 """
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
 from ._l1ball import FEASIBLE, project_l1_halfspace
-from ..base import check_positive
+from ..base import FrozenParameterError, check_positive
 from .core import (SCALE, SQNORM, LinearClassifier, move_coord,
                      predict_round, scale_add)
 
@@ -230,7 +233,9 @@ def objective_regularized_pass(X, y, v, z, state, mistakes, margins, alpha,
         p = y[t] * score
         if not (on_mistake and p > 0.0):
             a, b = objective_regularized_step(p, sq, alpha)
-            if b != 0.0 or state[SQNORM] > 0.0:
+            # a change: a step (tau > 0 needs a nonzero row) or a shrinkage
+            # of a nonzero w (alpha > 0)
+            if b != 0.0 or (a != 1.0 and state[SQNORM] > 0.0):
                 scale_add(X, t, a, b * y[t], v, z, state, score, sq)
                 n_updates += 1
                 if sigma >= 0.0:
@@ -269,7 +274,7 @@ def l1_constrained_update(X, t, y, v, z, state, beta, aux, supp, cand, mark,
     """Problem (3.10) on round ``t``, on ``supp(w_t) | supp(x_t)`` only.
 
     ``supp[:aux[2]]`` lists the nonzeros of ``w``; ``aux = [||w||_1, theta,
-    |supp|]``.  Returns True if ``w`` changed.
+    |supp|]``.  Returns True if ``w`` changed (a projection can leave it as it is).
     """
     wt, a, out, scratch = work[0], work[1], work[2], work[3]
     nx = row_gather(X, t, cand, a)
@@ -295,16 +300,18 @@ def l1_constrained_update(X, t, y, v, z, state, beta, aux, supp, cand, mark,
         aux[1] = theta
     kept = 0
     l1 = 0.0
+    changed = False
     for c in range(n):
         if out[c] != wt[c]:
             move_coord(cand[c], out[c], v, z, state)
+            changed = True
         if out[c] != 0.0:
             supp[kept] = cand[c]
             kept += 1
             l1 += abs(out[c])
     aux[0] = l1
     aux[2] = kept
-    return True
+    return changed
 
 
 @njit(cache=True)
@@ -339,6 +346,22 @@ def l1_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
 class _RegularizedPA(LinearClassifier):
     """Shared parameters, validation and the ``support_sizes_`` record."""
 
+    _per_round_record = ("support_sizes_",)
+
+    def _check_frozen(self):
+        # support_sizes_ covers every round or none: truncation cannot be
+        # switched on (or off) between partial_fit calls (its value can change)
+        super()._check_frozen()
+        was = self.__dict__.get("_truncating")
+        if was is not None and was != (self.truncate_sigma is not None):
+            raise FrozenParameterError(
+                f"{type(self).__name__}: truncate_sigma changed from "
+                f"{'a number' if was else 'None'} to {self.truncate_sigma!r} "
+                f"between partial_fit calls; truncation (and support_sizes_, "
+                f"which must cover every round) cannot be switched "
+                f"{'off' if was else 'on'} mid-stream. Call fit to start "
+                f"afresh with it {'off' if was else 'on'}.")
+
     def _check_common(self):
         if self.update_on not in UPDATE_ON:
             raise ValueError(f"update_on must be one of {UPDATE_ON}, "
@@ -349,15 +372,21 @@ class _RegularizedPA(LinearClassifier):
 
     def _reset_record(self):
         super()._reset_record()
+        self._truncating = self.truncate_sigma is not None
         self._size_buffer = np.zeros(0, dtype=np.int64)
-        self.support_sizes_ = (None if self.truncate_sigma is None
-                               else self._size_buffer)
+        if self._full_record():
+            self.support_sizes_ = (None if self.truncate_sigma is None
+                                   else self._size_buffer)
+        else:
+            self.__dict__.pop("support_sizes_", None)
 
     def _pass_options(self, n_rounds):
         """``(on_mistake, sigma, sizes)`` for the compiled pass."""
         sigma = -1.0 if self.truncate_sigma is None else float(self.truncate_sigma)
         if sigma < 0.0:
             return self.update_on == "mistake", sigma, np.zeros(0, np.int64)
+        if not self._full_record():
+            return self.update_on == "mistake", sigma, np.zeros(n_rounds, np.int64)
         start, stop = self.n_rounds_, self.n_rounds_ + n_rounds
         if stop > self._size_buffer.shape[0]:
             self._size_buffer = np.resize(self._size_buffer,
@@ -383,12 +412,15 @@ class ObjectiveRegularizedPA(_RegularizedPA):
     ----------
     alpha : float, default=0.01
         Shrinkage rate ``alpha >= 0`` (``alpha = 0`` is PA with margin 1).
-    update_on : {"round", "mistake"}, default="round"
-        Solve the program on every round, or only on mistakes
-        (``y_t w_t.x_t <= 0``, the paper's update condition).
+    update_on : {"mistake", "round"}, default="mistake"
+        ``"mistake"``: solve the program only on mistakes (``y_t w_t.x_t <= 0``,
+        a tie at score 0 included), the paper's update condition (section 2)
+        and algorithm.  ``"round"``: solve it on every round, an ablation --
+        ours, not the paper's (the learner then also shrinks ``w`` on rounds
+        with zero loss).
     truncate_sigma : float or None, default=None
         Feature truncation of section 3.3 after each update (module docstring).
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Attributes
@@ -397,14 +429,16 @@ class ObjectiveRegularizedPA(_RegularizedPA):
         Nonzero weights after each round (only with ``truncate_sigma``).
     """
 
-    def __init__(self, alpha=0.01, *, update_on="round", truncate_sigma=None,
-                 n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, alpha=0.01, *, update_on="mistake", truncate_sigma=None,
+                 n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.alpha = alpha
         self.update_on = update_on
         self.truncate_sigma = truncate_sigma
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("alpha", self.alpha, allow_zero=True)
@@ -434,18 +468,20 @@ class L2ConstrainedPA(_RegularizedPA):
     ----------
     beta : float, default=1.0
         Radius of the L2 ball (a round is feasible iff ``beta ||x_t|| >= 1``).
-    update_on, truncate_sigma, n_epochs, shuffle, random_state
+    update_on, truncate_sigma, n_epochs, shuffle, random_state, record
         As in :class:`ObjectiveRegularizedPA`.
     """
 
-    def __init__(self, beta=1.0, *, update_on="round", truncate_sigma=None,
-                 n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, beta=1.0, *, update_on="mistake", truncate_sigma=None,
+                 n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.beta = beta
         self.update_on = update_on
         self.truncate_sigma = truncate_sigma
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("beta", self.beta)
@@ -478,18 +514,20 @@ class L1ConstrainedPA(_RegularizedPA):
     beta : float, default=1.0
         Radius of the L1 ball (with 0/1 features, ``beta >= 1`` makes every
         nonzero row feasible).
-    update_on, truncate_sigma, n_epochs, shuffle, random_state
+    update_on, truncate_sigma, n_epochs, shuffle, random_state, record
         As in :class:`ObjectiveRegularizedPA`.
     """
 
-    def __init__(self, beta=1.0, *, update_on="round", truncate_sigma=None,
-                 n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, beta=1.0, *, update_on="mistake", truncate_sigma=None,
+                 n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.beta = beta
         self.update_on = update_on
         self.truncate_sigma = truncate_sigma
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("beta", self.beta)

@@ -88,16 +88,18 @@ class ROMMA(LinearClassifier):
 
     Parameters
     ----------
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
     """
 
     _aggressive = False
 
-    def __init__(self, *, n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, *, n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _learn(self, X, y, mistakes, margins):
         return romma_pass(X, y, self._v, self._z, self._state, mistakes,
@@ -113,7 +115,7 @@ class AggressiveROMMA(ROMMA):
 
     Parameters
     ----------
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
     """
 

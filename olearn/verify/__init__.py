@@ -9,6 +9,7 @@ module and one import line below.
 import types as _types
 
 from ._common import ProgramSolution, library_step, start_from
+from .duol import check_duol_exact, duol_dual_program, random_duol_instance
 from .pa import check_pa, pa_program, random_pa_round
 from .sparse_cw import (check_bcw_mean, check_grad_omega_star, check_sigma_kkt,
                         check_subproblem, check_theorem1, omega_star_numerical,

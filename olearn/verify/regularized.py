@@ -305,7 +305,8 @@ def check_objective_regularized(n_rounds=200, random_state=0):
         case = OBJECTIVE_CASES[t % len(OBJECTIVE_CASES)]
         w, x, y, alpha = random_objective_round(rng, case)
         sol = objective_regularized_program(w, x, y, alpha)
-        w_lib = library_step(ObjectiveRegularizedPA(alpha=alpha), w, x, y)
+        w_lib = library_step(
+            ObjectiveRegularizedPA(alpha=alpha, update_on="round"), w, x, y)
         rows.append(_row(case, w, x, y, w_lib, sol, alpha=alpha,
                          margin_active=abs(y * (sol.w @ x) - 1) < ACTIVE_TOL))
     return pd.DataFrame(rows)
@@ -339,7 +340,8 @@ def _check_constrained(norm, learner, program, size, n_rounds, random_state):
         case = CONSTRAINED_CASES[t % len(CONSTRAINED_CASES)]
         w, x, y, beta = random_constrained_round(rng, case, norm)
         sol = program(w, x, y, beta)
-        w_lib = library_step(learner(beta=beta), w, x, y)
+        # every round: the program itself is checked, not the update rule
+        w_lib = library_step(learner(beta=beta, update_on="round"), w, x, y)
         rows.append(_row(
             case, w, x, y, w_lib, sol, beta=beta, norm_before=size(w),
             norm_after=size(sol.w),

@@ -1,0 +1,157 @@
+"""Bookkeeping of the book's first-order part (ROMMA, ALMA, NORMA and voting).
+
+What the pages would otherwise repeat: the chapter's seven learners, the choice of NORMA's
+``(eta, lam)`` on two training streams outside the experiment, and the single-pass voting
+study of Carvalho and Cohen (CMU-LTI-06-002, 2006): its data sets, train/test splits, one
+task, and the paper's F1 numbers (Tables 4 and 5). The mistake-rate experiment uses
+:mod:`olearn.experiments.duol_baselines`.
+"""
+import numpy as np
+import pandas as pd
+from sklearn.preprocessing import MaxAbsScaler, Normalizer
+
+from .duol_baselines import stream_of
+
+#: the grid of NORMA's (eta, lam), rho = 1, constant step
+NORMA_GRID = [(eta, lam) for eta in (0.1, 0.5, 1.0, 2.0) for lam in (1e-4, 1e-3, 1e-2, 1e-1)]
+#: training streams on which NORMA's parameters are chosen (not in the mistake-rate experiment)
+NORMA_TUNING_STREAMS = ("svmguide1", "usps-3-vs-5")
+
+
+def choose_norma():
+    """Mean online mistake rate of NORMA over permutation 0 of the two tuning streams for
+    every ``(eta, lam)`` of :data:`NORMA_GRID`; returns ``(grid table, eta, lam)`` of the
+    smallest mean (ties: the first in the grid's order)."""
+    from ..linear.norma import NORMA
+
+    streams = {name: stream_of(name) for name in NORMA_TUNING_STREAMS}
+    grid = pd.DataFrame([{"eta": eta, "lam": lam,
+                          **{name: NORMA(eta=eta, lam=lam).fit(X, y).n_mistakes_ / len(y)
+                             for name, (X, y) in streams.items()}}
+                         for eta, lam in NORMA_GRID])
+    grid["mean"] = grid[list(streams)].mean(axis=1)
+    best = grid.loc[grid["mean"].idxmin()]
+    return grid, float(best["eta"]), float(best["lam"])
+
+
+def chapter_learners(norma_eta, norma_lam):
+    """The seven learners of the part, labelled as in the stored results."""
+    from ..linear.alma import ALMA
+    from ..linear.norma import NORMA
+    from ..linear.pa import PA
+    from ..linear.perceptron import Perceptron
+    from ..linear.romma import ROMMA, AggressiveROMMA
+
+    return {"Perceptron": Perceptron(), "ROMMA": ROMMA(), "agg-ROMMA": AggressiveROMMA(),
+            "ALMA2(0.9)": ALMA(p=2, alpha=0.9), "NORMA": NORMA(eta=norma_eta, lam=norma_lam),
+            "PA-I": PA(C=5.0, variant="PA-I"), "PA-II": PA(C=5.0, variant="PA-II")}
+
+
+# -- the voting study ----------------------------------------------------------------------
+VOTING_SETS = pd.DataFrame([
+    ("adult-single-pass", "Adult", "non-NLP", False),
+    ("crx-single-pass", "Credit", "non-NLP", False),
+    ("breast-cancer-wisconsin-single-pass", "Wisc", "non-NLP", False),
+    ("house-votes-84-single-pass", "Congress", "non-NLP", False),
+    ("nursery-priority", "Nursery", "non-NLP", False),
+    ("reuters21578-money-fx", "Reuters", "NLP-like", False),
+    ("movie_review_polarity", "MovieReviews", "NLP-like", False),
+    ("20newsgroups-comp-vs-rest-5000", "20newsgroup", "NLP-like", False),
+    ("w7a", None, "extra", True),
+    ("svmguide1", None, "extra", True),
+    ("usps-3-vs-5", None, "extra", True),
+], columns=["dataset", "paper_name", "group", "test_file"]).set_index("dataset")
+N_FOLDS = 5
+
+#: Carvalho and Cohen (2006): Table 4 (PA, ROMMA, v-PA, v-ROMMA), Table 5 (v-Perceptron), F1 (%)
+CC_PAPER = pd.DataFrame({
+    "PA": {"Reuters": 95.5, "20newsgroup": 81.1, "MovieReviews": 28.8, "Adult": 13.4, "Congress": 92.4,
+           "Credit": 46.2, "Wisc": 97.5, "Nursery": 72.0},
+    "v-PA": {"Reuters": 96.3, "20newsgroup": 73.9, "MovieReviews": 67.5, "Adult": 18.8, "Congress": 94.3,
+             "Credit": 60.0, "Wisc": 97.4, "Nursery": 86.3},
+    "ROMMA": {"Reuters": 91.9, "20newsgroup": 66.9, "MovieReviews": 57.1, "Adult": 41.8, "Congress": 93.3,
+              "Credit": 59.3, "Wisc": 96.0, "Nursery": 68.3},
+    "v-ROMMA": {"Reuters": 90.4, "20newsgroup": 53.7, "MovieReviews": 24.8, "Adult": 41.0, "Congress": 92.5,
+                "Credit": 66.9, "Wisc": 95.7, "Nursery": 85.8},
+    "v-Perceptron": {"Reuters": 96.3, "20newsgroup": 67.9, "MovieReviews": 71.4, "Adult": 26.6,
+                     "Congress": 95.7, "Credit": 59.5, "Wisc": 97.1, "Nursery": 86.8},
+})
+CC_ORDER = ["Reuters", "20newsgroup", "MovieReviews", "Adult", "Congress", "Credit", "Wisc", "Nursery"]
+
+
+def display_names():
+    """Data set -> the paper's name (our name for the extra sets)."""
+    return {n: (p if isinstance(p, str) else n) for n, p in VOTING_SETS["paper_name"].items()}
+
+
+def split(task, X, y, X_test, y_test, n_folds=N_FOLDS):
+    """Training part (in the order it is presented) and test part of task ``task``:
+    with a test file, permutation ``task`` of the training file; otherwise fold
+    ``task % n_folds`` of the folds of permutation ``task // n_folds``."""
+    if X_test is not None:
+        order = np.random.default_rng([0, task]).permutation(len(y))
+        return X[order], y[order], X_test, y_test
+    order = np.random.default_rng([0, task // n_folds]).permutation(len(y))
+    folds = np.array_split(order, n_folds)
+    train = np.concatenate([fold for j, fold in enumerate(folds) if j != task % n_folds])
+    test = folds[task % n_folds]
+    return X[train], y[train], X[test], y[test]
+
+
+def voting_task(name, task, X, y, X_test, y_test, learners):
+    """One pass of ``Averaged(learner)`` per learner on the training part of ``task``; the
+    confusion counts of the last and of the averaged hypothesis on the test part."""
+    from ..linear.averaged import Averaged
+
+    X_train, y_train, X_eval, y_eval = split(task, X, y, X_test, y_test)
+    scaler = MaxAbsScaler().fit(X_train)
+    X_train = Normalizer().transform(scaler.transform(X_train))
+    X_eval = Normalizer().transform(scaler.transform(X_eval))
+    positive = np.unique(y)[1]
+    truth = y_eval == positive
+    rows = []
+    for label, learner in learners.items():
+        voted = Averaged(learner).fit(X_train, y_train)
+        for version, model in (("last", voted.learner_), ("voted", voted)):
+            predicted = model.predict(X_eval) == positive
+            rows.append({"dataset": name, "task": task, "learner": label, "version": version,
+                         "tp": int(np.sum(predicted & truth)), "fp": int(np.sum(predicted & ~truth)),
+                         "fn": int(np.sum(~predicted & truth)), "tn": int(np.sum(~predicted & ~truth)),
+                         "n_train": len(y_train), "n_train_mistakes": int(voted.n_mistakes_)})
+    return rows
+
+
+def f1_by_pair(voting, paired_p):
+    """Mean test F1 of the last and voted hypotheses per (data set, learner), the mean
+    gain, the paired p-value (``paired_p`` of the per-task gains) and a verdict."""
+    voting = voting.assign(f1=2 * voting["tp"] / (2 * voting["tp"] + voting["fp"] + voting["fn"]))
+    f1 = voting.pivot_table(index=["dataset", "learner", "task"], columns="version",
+                            values="f1").reset_index()
+    f1["gain"] = f1["voted"] - f1["last"]
+    by_pair = f1.groupby(["dataset", "learner"], sort=False).agg(
+        last=("last", "mean"), voted=("voted", "mean"), gain=("gain", "mean"),
+        p=("gain", paired_p)).reset_index()
+    by_pair["group"] = by_pair["dataset"].map(VOTING_SETS["group"])
+    significant = by_pair["p"] <= 0.05
+    by_pair["verdict"] = np.select([significant & (by_pair["gain"] > 0),
+                                    significant & (by_pair["gain"] < 0)],
+                                   ["voted better", "voted worse"], "no significant difference")
+    return by_pair
+
+
+def paper_vs_ours_voting(by_pair):
+    """F1 (%) of the paper (Tables 4, 5) and ours side by side, with deviations (points)."""
+    names = display_names()
+    ours = (by_pair[by_pair["group"] != "extra"]
+            .assign(name=lambda t: t["dataset"].map(names)).set_index(["name", "learner"]))
+    pairs = [("PA", "PA-II", "last"), ("v-PA", "PA-II", "voted"), ("ROMMA", "ROMMA", "last"),
+             ("v-ROMMA", "ROMMA", "voted"), ("v-Perceptron", "Perceptron", "voted")]
+    rows = []
+    for data_set in CC_ORDER:
+        for paper_col, learner, version in pairs:
+            value = 100 * ours.loc[(data_set, learner), version]
+            rows.append({"data set": data_set,
+                         "learner (paper / ours)": f"{paper_col} / {('v-' if version == 'voted' else '') + learner}",
+                         "paper F1 (%)": CC_PAPER.loc[data_set, paper_col], "ours F1 (%)": value,
+                         "deviation (points)": value - CC_PAPER.loc[data_set, paper_col]})
+    return pd.DataFrame(rows).set_index(["data set", "learner (paper / ours)"])

@@ -1,0 +1,261 @@
+"""Kernel functions and the compiled kernel row ``k(x_t, S)``.
+
+Built-in kernels (``kind`` codes used by the compiled loops):
+
+``"linear"``  ``k(x, x') = x . x'``
+``"rbf"``     ``k(x, x') = exp(-||x - x'||^2 / (2 sigma^2))`` (the DUOL paper's
+              Gaussian kernel, ``sigma = 8``), computed as
+              ``exp(-(||x||^2 + ||x'||^2 - 2 x.x') / (2 sigma^2))`` from the
+              cached squared norms of the support vectors;
+``"poly"``    ``k(x, x') = (x . x' + coef0)^degree``.
+
+A callable ``kernel(A, B)`` returning the ``(len(A), len(B))`` matrix is also
+accepted; its output is checked for shape and finiteness on every call
+(:func:`checked_call`) and it runs one Python call per round (no per-support-vector
+call), so it is much slower than the built-in kernels.
+
+The support set is a growing buffer of rows, dense (a 2-D array) or CSR (the
+triple ``(data, indices, indptr)``), with the same layout as the stream (see
+:mod:`olearn.kernel.core`).  :func:`store_dots` computes the inner products of
+row ``t`` of the stream with the first ``n`` support rows: dense, one
+contiguous dot per support vector; CSR, the row ``x_t`` is scattered once
+into a dense work vector and each support vector touches only its nonzeros.
+"""
+import math
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit, types
+from numba.extending import overload
+from sklearn.utils.extmath import safe_sparse_dot
+
+LINEAR, RBF, POLY, CALLABLE = 0, 1, 2, 3
+KERNELS = {"linear": LINEAR, "rbf": RBF, "poly": POLY}
+
+
+# -- the kernel as a function of an inner product and two squared norms ------
+@njit(cache=True)
+def kernel_value(kind, dot, sq_a, sq_b, sigma, degree, coef0):
+    """``k(a, b)`` from ``a.b``, ``||a||^2``, ``||b||^2``."""
+    if kind == LINEAR:
+        return dot
+    if kind == RBF:
+        d2 = sq_a + sq_b - 2.0 * dot
+        if d2 < 0.0:  # rounding for a == b
+            d2 = 0.0
+        return math.exp(-d2 / (2.0 * sigma * sigma))
+    return (dot + coef0) ** degree
+
+
+# -- row access for the stream and the store (dense or CSR) -------------------
+def row_sq(X, t):
+    """``||x_t||^2``."""
+
+
+def store_dots(S, n, X, t, work, out):
+    """``out[i] = s_i . x_t`` for the first ``n`` rows ``s_i`` of the store ``S``."""
+
+
+def store_fits(S, n, X, t):
+    """True if the store ``S`` has room for row ``t`` of ``X`` in slot ``n``."""
+
+
+def store_put(S, n, X, t):
+    """Copy row ``t`` of ``X`` into slot ``n`` of the store ``S``."""
+
+
+def store_drop_first(S, n):
+    """Remove slot 0 of the store (``n`` rows used), shifting the others down."""
+
+
+def _is_csr(X):
+    return isinstance(X, types.BaseTuple)
+
+
+@overload(row_sq, inline="always")
+def _row_sq(X, t):
+    if _is_csr(X):
+        def impl(X, t):
+            data, indices, indptr = X
+            sq = 0.0
+            for k in range(indptr[t], indptr[t + 1]):
+                sq += data[k] * data[k]
+            return sq
+        return impl
+
+    def impl(X, t):
+        sq = 0.0
+        for j in range(X.shape[1]):
+            sq += X[t, j] * X[t, j]
+        return sq
+    return impl
+
+
+@overload(store_dots)
+def _store_dots(S, n, X, t, work, out):
+    if _is_csr(S):
+        def impl(S, n, X, t, work, out):
+            data, indices, indptr = X
+            for k in range(indptr[t], indptr[t + 1]):
+                work[indices[k]] = data[k]
+            sdata, sindices, sindptr = S
+            for i in range(n):
+                dot = 0.0
+                for k in range(sindptr[i], sindptr[i + 1]):
+                    dot += sdata[k] * work[sindices[k]]
+                out[i] = dot
+            for k in range(indptr[t], indptr[t + 1]):
+                work[indices[k]] = 0.0
+        return impl
+
+    def impl(S, n, X, t, work, out):
+        d = S.shape[1]
+        for i in range(n):
+            dot = 0.0
+            for j in range(d):
+                dot += S[i, j] * X[t, j]
+            out[i] = dot
+    return impl
+
+
+@overload(store_fits)
+def _store_fits(S, n, X, t):
+    if _is_csr(S):
+        def impl(S, n, X, t):
+            sdata, sindices, sindptr = S
+            data, indices, indptr = X
+            return (n + 1 < sindptr.shape[0]
+                    and sindptr[n] + indptr[t + 1] - indptr[t] <= sdata.shape[0])
+        return impl
+
+    def impl(S, n, X, t):
+        return n < S.shape[0]
+    return impl
+
+
+@overload(store_put)
+def _store_put(S, n, X, t):
+    if _is_csr(S):
+        def impl(S, n, X, t):
+            sdata, sindices, sindptr = S
+            data, indices, indptr = X
+            k0 = sindptr[n]
+            for k in range(indptr[t], indptr[t + 1]):
+                sdata[k0] = data[k]
+                sindices[k0] = indices[k]
+                k0 += 1
+            sindptr[n + 1] = k0
+        return impl
+
+    def impl(S, n, X, t):
+        for j in range(S.shape[1]):
+            S[n, j] = X[t, j]
+    return impl
+
+
+@overload(store_drop_first)
+def _store_drop_first(S, n):
+    if _is_csr(S):
+        def impl(S, n):
+            sdata, sindices, sindptr = S
+            shift = sindptr[1]
+            for k in range(shift, sindptr[n]):
+                sdata[k - shift] = sdata[k]
+                sindices[k - shift] = sindices[k]
+            for i in range(n):
+                sindptr[i] = sindptr[i + 1] - shift
+        return impl
+
+    def impl(S, n):
+        for i in range(n - 1):
+            for j in range(S.shape[1]):
+                S[i, j] = S[i + 1, j]
+    return impl
+
+
+@njit(cache=True)
+def kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work, out):
+    """``out[i] = k(s_i, x_t)`` for the first ``n`` support rows (cached ``||s_i||^2``)."""
+    store_dots(S, n, X, t, work, out)
+    if kind == LINEAR:
+        return
+    for i in range(n):
+        out[i] = kernel_value(kind, out[i], sv_sq[i], sq_t, sigma, degree, coef0)
+
+
+# -- parameters ----------------------------------------------------------------
+def _is_real(value):
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and np.isfinite(value))
+
+
+def check_kernel_params(kernel, sigma, degree, coef0):
+    """Validate the kernel parameters; return the ``kind`` code."""
+    if callable(kernel):
+        return CALLABLE
+    if not isinstance(kernel, str) or kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {sorted(KERNELS)} or a callable "
+                         f"kernel(A, B), got {kernel!r}.")
+    if kernel == "rbf" and not (_is_real(sigma) and sigma > 0):
+        raise ValueError(f"sigma (the width of the Gaussian kernel) must be a "
+                         f"finite number > 0, got {sigma!r}.")
+    if kernel == "poly":
+        if (not isinstance(degree, numbers.Integral) or isinstance(degree, bool)
+                or degree < 1):
+            raise ValueError(f"degree must be an integer >= 1, got {degree!r}.")
+        if not _is_real(coef0):
+            raise ValueError(f"coef0 must be a finite number, got {coef0!r}.")
+    return KERNELS[kernel]
+
+
+def kernel_name(kernel):
+    """A readable name of a kernel (callables by their qualified name)."""
+    if callable(kernel):
+        return getattr(kernel, "__qualname__", None) or repr(kernel)
+    return repr(kernel)
+
+
+def checked_call(kernel, A, B):
+    """``kernel(A, B)`` as a float64 ``(len(A), len(B))`` array, or a clear error."""
+    name = kernel_name(kernel)
+    try:
+        K = np.asarray(kernel(A, B), dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the kernel callable {name} failed on inputs of shapes "
+                         f"{A.shape} and {B.shape}: {error}") from error
+    expected = (A.shape[0], B.shape[0])
+    if K.shape != expected:
+        if K.size == expected[0] * expected[1] and K.ndim <= 1 and 1 in expected:
+            K = K.reshape(expected)
+        else:
+            raise ValueError(f"the kernel callable {name} returned shape {K.shape} "
+                             f"for inputs of {A.shape[0]} and {B.shape[0]} rows; "
+                             f"expected {expected}.")
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"the kernel callable {name} returned non-finite values "
+                         f"(NaN or infinity).")
+    return K
+
+
+def squared_norms(X):
+    """``||x_i||^2`` of every row (dense or sparse)."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", X, X)
+
+
+def kernel_matrix(A, B, kernel="rbf", sigma=8.0, degree=3, coef0=1.0):
+    """The matrix ``k(a_i, b_j)`` of a built-in or callable kernel (vectorised)."""
+    kind = check_kernel_params(kernel, sigma, degree, coef0)
+    if kind == CALLABLE:
+        return checked_call(kernel, A, B)
+    dots = safe_sparse_dot(A, B.T, dense_output=True)
+    dots = np.asarray(dots, dtype=np.float64)
+    if kind == LINEAR:
+        return dots
+    if kind == POLY:
+        return (dots + coef0) ** degree
+    d2 = squared_norms(A)[:, None] + squared_norms(B)[None, :] - 2.0 * dots
+    np.maximum(d2, 0.0, out=d2)
+    return np.exp(-d2 / (2.0 * sigma * sigma))

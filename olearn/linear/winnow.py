@@ -1,0 +1,593 @@
+"""Winnow learners of Carvalho and Cohen (2006, section 2.2, Tables 2-3).
+
+Positive Winnow (Littlestone 1988), Balanced Winnow and the Modified Balanced
+Winnow (MBW) the report introduces.  Every feature value must be >= 0.
+
+Preprocessing (section 2.2), in training and at test time
+    The example is *augmented* with an always-on feature of value 1 and
+    *normalised* so that the augmented example sums to 1:
+    ``x~_j = x_j / (1 + sum_k x_k)``.  At test time the features that are not
+    present in the model are dropped before normalising.  olearn's definition
+    of "present in the model": **a feature that had a nonzero value in at least
+    one training row** since the last reset (``fit`` resets, ``partial_fit``
+    adds); ``seen_`` holds that mask.  During training every feature of the
+    incoming row is present (the row adds it).
+
+Score and mistake condition (with ``u``, ``v`` the positive and negative models)
+    PW:   ``score = <x~, u> - theta``;
+    BW:   ``score = <x~, u> - <x~, v> - theta``, mistake iff the prediction
+          ``score > 0`` disagrees with ``y``;
+    MBW:  the BW score, "mistake" iff ``y * score <= M`` (thick separator).
+
+Update on a mistake, for every feature j present in ``x_t`` (and the
+always-on feature); nothing else is touched
+    PW:   ``u_j *= alpha`` if ``y > 0``, ``u_j *= beta`` if ``y < 0``;
+    BW:   as PW for ``u``, and ``v_j *= beta`` if ``y > 0``, ``v_j *= alpha``
+          if ``y < 0``;
+    MBW:  the BW factors times ``(1 + x~_j)`` (with ``alpha``) and
+          ``(1 - x~_j)`` (with ``beta``).
+    Initial weights: ``u = theta0`` (PW), ``u = theta0+``, ``v = theta0-`` (BW,
+    MBW), in every dimension.
+
+Exact multiplicative state
+    A weight is stored as ``m * 2**(CHUNK * e)`` with a float mantissa ``m`` kept
+    in ``[2**-CHUNK, 2**CHUNK)`` and an integer exponent ``e``.  Products never
+    overflow or underflow, however many updates a weight receives (a test runs
+    10**6 of them against an exact log-domain reference).  While every touched
+    weight has ``e = 0`` (the usual case, tracked by a counter) the score is a
+    plain dot product; otherwise it is computed scaled by the largest exponent
+    in the row, so its sign and the MBW margin test are exact to rounding.  A
+    weight can become exactly 0 only through MBW's ``(1 - x~_j)`` factor with
+    ``x~_j = 1``, i.e. an all-zero row, whose always-on feature then has
+    ``x~ = 1``; the paper's rule then zeroes that weight for good (olearn
+    follows the rule and warns).
+
+Voting (:class:`olearn.Averaged` with a Winnow learner) is kept per
+coordinate, lazily: a weight's contribution to the vote is added only when it
+changes, in the log domain, so the average also never overflows.
+"""
+import math
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit, types
+from numba.extending import overload
+
+from ..base import OnlineClassifier, check_positive, compiled_rows
+
+#: A weight is ``m * 2**(CHUNK * e)``.
+CHUNK = 256
+HI = 2.0 ** CHUNK
+LO = 2.0 ** -CHUNK
+LN_CHUNK = CHUNK * math.log(2.0)
+
+PW, BW, MBW = 0, 1, 2
+#: ``istate`` slots: weights with a nonzero exponent; vote credits so far;
+#: rounds whose update zeroed a weight.
+N_OUT, CREDITS, N_ZEROED = 0, 1, 2
+
+
+# -- row access: (data, column indices, lo, hi) of row t, dense or CSR ----------------
+def winnow_row(X, t, columns):
+    """``(data, idx, lo, hi)``: the entries ``data[lo:hi]`` at columns ``idx[lo:hi]``."""
+
+
+@overload(winnow_row, inline="always")
+def _winnow_row(X, t, columns):
+    if isinstance(X, types.BaseTuple):
+        def impl(X, t, columns):
+            data, indices, indptr = X
+            return data, indices, indptr[t], indptr[t + 1]
+        return impl
+
+    def impl(X, t, columns):
+        return X[t], columns, 0, X.shape[1]
+    return impl
+
+
+@njit(cache=True)
+def _renormalise(m, e, j, istate):
+    """Bring ``m[j]`` back into ``[LO, HI)`` moving powers of ``2**CHUNK`` into ``e[j]``."""
+    x = m[j]
+    if x == 0.0 or (LO <= x < HI):
+        return
+    before = e[j]
+    while x >= HI:
+        x *= LO
+        e[j] += 1
+    while x < LO:
+        x *= HI
+        e[j] -= 1
+    m[j] = x
+    if before == 0 and e[j] != 0:
+        istate[N_OUT] += 1
+    elif before != 0 and e[j] == 0:
+        istate[N_OUT] -= 1
+
+
+@njit(cache=True)
+def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, n_out, theta):
+    """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
+
+    ``xsum`` is the sum of the kept feature values (every nonzero in training;
+    at test time, ``test=True``, only features with ``seen[j]``); the augmented,
+    normalised row is ``x~ = [x, 1] / (1 + xsum)``.
+    """
+    balanced = v.shape[0] > 0
+    b = u.shape[0] - 1
+    xsum = 0.0
+    dot = 0.0
+    if n_out == 0:
+        for k in range(lo, hi):
+            x = data[k]
+            if x == 0.0:
+                continue
+            j = idx[k]
+            if test and not seen[j]:
+                continue
+            xsum += x
+            if balanced:
+                dot += x * (u[j] - v[j])
+            else:
+                dot += x * u[j]
+        wb = u[b] - v[b] if balanced else u[b]
+        return (dot + wb) / (xsum + 1.0) - theta, 0, xsum
+    # some weight has a nonzero exponent: scale by the largest one in the row
+    K = 0  # theta (and the MBW margin) have exponent 0
+    for k in range(lo, hi):
+        x = data[k]
+        if x == 0.0:
+            continue
+        j = idx[k]
+        if test and not seen[j]:
+            continue
+        if u[j] != 0.0 and ue[j] > K:
+            K = ue[j]
+        if balanced and v[j] != 0.0 and ve[j] > K:
+            K = ve[j]
+    if u[b] != 0.0 and ue[b] > K:
+        K = ue[b]
+    if balanced and v[b] != 0.0 and ve[b] > K:
+        K = ve[b]
+    for k in range(lo, hi):
+        x = data[k]
+        if x == 0.0:
+            continue
+        j = idx[k]
+        if test and not seen[j]:
+            continue
+        xsum += x
+        w = math.ldexp(u[j], CHUNK * (ue[j] - K))
+        if balanced:
+            w -= math.ldexp(v[j], CHUNK * (ve[j] - K))
+        dot += x * w
+    wb = math.ldexp(u[b], CHUNK * (ue[b] - K))
+    if balanced:
+        wb -= math.ldexp(v[b], CHUNK * (ve[b] - K))
+    return (dot + wb) / (xsum + 1.0) - math.ldexp(theta, -CHUNK * K), K, xsum
+
+
+@njit(cache=True)
+def _log_add(a, b):
+    """``log(exp(a) + exp(b))`` without overflow; ``-inf`` is log 0."""
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    if a < b:
+        a, b = b, a
+    return a + math.log1p(math.exp(b - a))
+
+
+@njit(cache=True)
+def _log_weight(m, e, j):
+    return math.log(m[j]) + LN_CHUNK * e[j] if m[j] != 0.0 else -np.inf
+
+
+@njit(cache=True)
+def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
+                  alpha, beta, lu, lv, last):
+    """The update of Tables 2-3 on one row: every feature present in ``x_t`` and
+    the always-on one, nothing else.  Returns True if a weight changed.
+
+    With voting on (``lu`` not empty) a weight's pending vote -- its value
+    times the credits given since it last changed -- is added to the
+    log-domain sums ``lu``/``lv`` just before it changes.
+    """
+    balanced = v.shape[0] > 0
+    voting = lu.shape[0] > 0
+    b = u.shape[0] - 1
+    norm = xsum + 1.0
+    changed = False
+    for k in range(lo, hi + 1):
+        if k < hi:
+            x = data[k]
+            if x == 0.0:
+                continue
+            j = idx[k]
+            xt = x / norm
+        else:
+            j = b
+            xt = 1.0 / norm
+        if kind == MBW:
+            up = alpha * (1.0 + xt)
+            down = beta * (1.0 - xt)
+        else:
+            up = alpha
+            down = beta
+        if voting:
+            count = istate[CREDITS] - last[j]
+            if count > 0:
+                lc = math.log(count)
+                lu[j] = _log_add(lu[j], _log_weight(u, ue, j) + lc)
+                if balanced:
+                    lv[j] = _log_add(lv[j], _log_weight(v, ve, j) + lc)
+            last[j] = istate[CREDITS]
+        old = u[j]
+        u[j] = old * (up if y > 0.0 else down)
+        if u[j] != old:
+            changed = True
+            if u[j] == 0.0:
+                istate[N_ZEROED] += 1
+            _renormalise(u, ue, j, istate)
+        if balanced:
+            old = v[j]
+            v[j] = old * (down if y > 0.0 else up)
+            if v[j] != old:
+                changed = True
+                if v[j] == 0.0:
+                    istate[N_ZEROED] += 1
+                _renormalise(v, ve, j, istate)
+    return changed
+
+
+@njit(cache=True)
+def winnow_round(X, t, y, kind, columns, u, ue, v, ve, seen, istate, alpha,
+                 beta, theta, margin, lu, lv, last, vote_correct, mistakes,
+                 margins):
+    """One round of Table 2 (Table 1 for PW and BW): score, record, update.
+
+    Returns 1 if the model changed, else 0.
+    """
+    data, idx, lo, hi = winnow_row(X, t, columns)
+    for k in range(lo, hi):
+        if data[k] != 0.0:
+            seen[idx[k]] = 1
+    s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
+                              istate[N_OUT], theta)
+    mistakes[t] = (s > 0.0) != (y > 0.0)
+    margins[t] = y * math.ldexp(s, CHUNK * K)
+    if kind == MBW:
+        update = y * s <= math.ldexp(margin, -CHUNK * K)
+    else:
+        update = mistakes[t]
+    changed = False
+    if update:
+        changed = winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve,
+                                istate, alpha, beta, lu, lv, last)
+    if not update or not vote_correct:
+        istate[CREDITS] += 1  # "correct": c_i counts the rounds without update
+    return 1 if changed else 0
+
+
+@njit(cache=True)
+def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
+    n_updates = 0
+    for t in range(y.shape[0]):
+        n_updates += winnow_round(X, t, y[t], kind, columns, u, ue, v, ve,
+                                  seen, istate, alpha, beta, theta, margin,
+                                  lu, lv, last, vote_correct, mistakes, margins)
+    return n_updates
+
+
+@njit(cache=True)
+def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, n_out, theta, out):
+    """Test-time scores: unseen features dropped, then augment and normalise."""
+    for t in range(n_rows):
+        data, idx, lo, hi = winnow_row(X, t, columns)
+        s, K, _ = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, True,
+                               n_out, theta)
+        out[t] = math.ldexp(s, CHUNK * K)
+
+
+def _from_log(logw):
+    """Mantissa/exponent form of weights given by their natural logarithm."""
+    logw = np.asarray(logw, dtype=np.float64)
+    finite = np.isfinite(logw)
+    e = np.zeros(logw.shape[0], dtype=np.int64)
+    e[finite] = np.floor(logw[finite] / LN_CHUNK).astype(np.int64)
+    m = np.where(finite, np.exp(np.where(finite, logw - e * LN_CHUNK, 0.0)), 0.0)
+    return m, e
+
+
+def _to_log(m, e):
+    with np.errstate(divide="ignore"):
+        return np.log(m) + LN_CHUNK * e
+
+
+def check_non_negative(estimator, X):
+    """Raise ``ValueError`` naming the first column with a negative value."""
+    values = X.data if sp.issparse(X) else X
+    if values.size == 0 or values.min() >= 0.0:
+        return
+    if sp.issparse(X):
+        k = int(np.argmax(X.data < 0))
+        row = int(np.searchsorted(X.indptr, k, side="right") - 1)
+        col = int(X.indices[k])
+        value = X.data[k]
+    else:
+        row, col = (int(i) for i in np.argwhere(X < 0)[0])
+        value = X[row, col]
+    names = getattr(estimator, "feature_names_in_", None)
+    label = f"column {col}" + (f" ({names[col]!r})" if names is not None else "")
+    raise ValueError(
+        f"Negative values in data passed to {type(estimator).__name__}: "
+        f"{label} has the value {float(value)!r} at row {row}. Winnow learners need "
+        f"x >= 0 (Carvalho and Cohen 2006, section 2.2); rescale or one-hot "
+        f"that feature first.")
+
+
+class WinnowClassifier(OnlineClassifier):
+    """Base of the Winnow learners (see :mod:`olearn.linear.winnow`)."""
+
+    _kind = PW
+    _averaging = False
+    _vote_correct = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags
+
+    # -- parameters ---------------------------------------------------------
+    def _initial(self):
+        """``(theta0 of u, theta0 of v or None)``."""
+        raise NotImplementedError
+
+    def _check_params(self):
+        a, b = self.alpha, self.beta
+        check_positive("alpha", a)
+        check_positive("beta", b)
+        if not a > 1.0:
+            raise ValueError(f"alpha (promotion) must be > 1, got {a!r}.")
+        if not b < 1.0:
+            raise ValueError(f"beta (demotion) must be in (0, 1), got {b!r}.")
+        check_positive("theta", self.theta)
+        for name, value in zip(self._frozen_params, self._initial()):
+            check_positive(name, value)
+        if self._kind == MBW:
+            check_positive("margin", self.margin, allow_zero=True)
+
+    def _check_frozen(self):
+        fixed = getattr(self, "_fixed_params", None)
+        if fixed is None:
+            return
+        for name in self._frozen_params:
+            if getattr(self, name) != fixed[name]:
+                raise ValueError(
+                    f"{name} changed from {fixed[name]!r} to "
+                    f"{getattr(self, name)!r} between partial_fit calls: the "
+                    f"initial weights of features not yet updated are already "
+                    f"set; call fit to start again.")
+
+    # -- estimator hooks ----------------------------------------------------
+    def fit(self, X, y):
+        self._fixed_params = None
+        return super().fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        if hasattr(self, "classes_"):
+            self._check_frozen()
+            self._check_params()
+        return super().partial_fit(X, y, classes=classes)
+
+    def _validate(self, X, y, reset):
+        X, y, labels = super()._validate(X, y, reset)
+        if labels.size <= 2:  # else the base's "Only binary classification" error
+            check_non_negative(self, X)
+        return X, y, labels
+
+    def _init_state(self, n_features):
+        d = n_features + 1  # the last coordinate is the always-on feature
+        theta_u, theta_v = self._initial()
+        self._u, self._ue = _from_log(np.full(d, math.log(theta_u)))
+        if theta_v is None:
+            self._v, self._ve = np.zeros(0), np.zeros(0, dtype=np.int64)
+        else:
+            self._v, self._ve = _from_log(np.full(d, math.log(theta_v)))
+        self._seen = np.zeros(n_features, dtype=np.uint8)
+        out = int(np.count_nonzero(self._ue)) + int(np.count_nonzero(self._ve))
+        self._istate = np.array([out, 0, 0], dtype=np.int64)
+        self._columns = np.arange(n_features, dtype=np.int64)
+        nv = d if self._averaging else 0
+        self._lu = np.full(nv, -np.inf)
+        self._lv = np.full(nv if theta_v is not None else 0, -np.inf)
+        self._last = np.zeros(nv, dtype=np.int64)
+        self._fixed_params = {name: getattr(self, name)
+                              for name in self._frozen_params}
+
+    def _learn(self, X, y, mistakes, margins):
+        zeroed = self._istate[N_ZEROED]
+        n = winnow_pass(X, y, self._kind, self._columns, self._u, self._ue,
+                        self._v, self._ve, self._seen, self._istate,
+                        float(self.alpha), float(self.beta), float(self.theta),
+                        float(getattr(self, "margin", 0.0)), self._lu, self._lv,
+                        self._last, self._vote_correct, mistakes, margins)
+        if self._istate[N_ZEROED] > zeroed:
+            warnings.warn(
+                f"{type(self).__name__}: an update with x~_j = 1 (an all-zero "
+                f"row, whose always-on feature then carries the whole "
+                f"normalised mass) made the factor (1 - x~_j) zero: that weight "
+                f"is 0 from now on, as the paper's rule gives.", RuntimeWarning)
+        return n
+
+    def _model_arrays(self):
+        return (self._u, self._v)
+
+    def _scores(self, X, u, ue, v, ve):
+        check_non_negative(self, X)
+        out = np.empty(X.shape[0])
+        n_out = int(np.count_nonzero(ue[u != 0])) + int(np.count_nonzero(ve[v != 0]))
+        winnow_decision(compiled_rows(X), X.shape[0], self._columns, u, ue, v,
+                        ve, self._seen, n_out, float(self.theta), out)
+        return out
+
+    def _decision(self, X):
+        return self._scores(X, self._u, self._ue, self._v, self._ve)
+
+    # -- the model ----------------------------------------------------------
+    @property
+    def seen_(self):
+        """Boolean mask of the features present in the model (seen in training)."""
+        return self._seen.astype(bool)
+
+    @property
+    def log_u_(self):
+        """``log u``: the positive model (PW: the only one); last entry = always-on feature."""
+        return _to_log(self._u, self._ue)
+
+    @property
+    def log_v_(self):
+        """``log v``: the negative model (BW, MBW); last entry = always-on feature."""
+        if self._v.shape[0] == 0:
+            raise AttributeError("Positive Winnow has no negative model v.")
+        return _to_log(self._v, self._ve)
+
+    @property
+    def u_(self):
+        """The positive model as floats (inf/0 where a weight leaves float range)."""
+        with np.errstate(over="ignore"):
+            return np.ldexp(self._u, CHUNK * self._ue)
+
+    @property
+    def v_(self):
+        """The negative model as floats (inf/0 where a weight leaves float range)."""
+        if self._v.shape[0] == 0:
+            raise AttributeError("Positive Winnow has no negative model v.")
+        with np.errstate(over="ignore"):
+            return np.ldexp(self._v, CHUNK * self._ve)
+
+    # -- voting (used by olearn.Averaged) --------------------------------------
+    def _average_arrays(self):
+        """Mantissa/exponent arrays of the voted model ``(1/Z) sum_i c_i (u_i, v_i)``.
+
+        ``Z`` is the number of credited rounds (every round with
+        ``weights="rounds"``, the rounds without update with ``"correct"``);
+        before any credit the current model is returned.
+        """
+        credits = int(self._istate[CREDITS])
+        if credits == 0:
+            return self._u, self._ue, self._v, self._ve
+        pending = np.log(np.maximum(credits - self._last, 0).astype(float))
+        lz = math.log(credits)
+
+        def average(m, e, lacc):
+            with np.errstate(divide="ignore"):
+                total = np.logaddexp(lacc, _to_log(m, e) + pending)
+            return _from_log(total - lz)
+
+        u, ue = average(self._u, self._ue, self._lu)
+        if self._v.shape[0]:
+            v, ve = average(self._v, self._ve, self._lv)
+        else:
+            v, ve = self._v, self._ve
+        return u, ue, v, ve
+
+    def _averaged_decision(self, X):
+        return self._scores(X, *self._average_arrays())
+
+
+class PositiveWinnow(WinnowClassifier):
+    """Positive Winnow (Littlestone 1988) as in Carvalho and Cohen (2006, section 2.2.1).
+
+    ``score = <x~, u> - theta`` on the augmented, normalised row ``x~``; on a
+    mistake every present feature's weight is multiplied by ``alpha``
+    (``y = +1``) or ``beta`` (``y = -1``).  See :mod:`olearn.linear.winnow` for the
+    preprocessing, the test-time rule and the exact state.
+
+    Parameters (Table 3 defaults)
+    ----------
+    alpha : float > 1, default=1.5      promotion
+    beta : float in (0, 1), default=0.5 demotion
+    theta : float > 0, default=1.0      threshold theta_th
+    theta0 : float > 0, default=1.0     initial weight (frozen once fitted)
+    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    """
+
+    _kind = PW
+    _frozen_params = ("theta0",)
+
+    def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0=1.0, *,
+                 n_epochs=1, shuffle=False, random_state=None):
+        self.alpha = alpha
+        self.beta = beta
+        self.theta = theta
+        self.theta0 = theta0
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _initial(self):
+        return self.theta0, None
+
+
+class BalancedWinnow(WinnowClassifier):
+    """Balanced Winnow as in Carvalho and Cohen (2006, section 2.2.2).
+
+    ``score = <x~, u> - <x~, v> - theta``; on a mistake, for every present
+    feature, ``u_j *= alpha, v_j *= beta`` (``y = +1``) or ``u_j *= beta,
+    v_j *= alpha`` (``y = -1``); ``u = theta0_pos``, ``v = theta0_neg``
+    initially.
+
+    Parameters (Table 3 defaults)
+    ----------
+    alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0, theta0_neg=1.0
+        (the initial weights are frozen once fitted)
+    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    """
+
+    _kind = BW
+    _frozen_params = ("theta0_pos", "theta0_neg")
+
+    def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
+                 theta0_neg=1.0, *, n_epochs=1, shuffle=False,
+                 random_state=None):
+        self.alpha = alpha
+        self.beta = beta
+        self.theta = theta
+        self.theta0_pos = theta0_pos
+        self.theta0_neg = theta0_neg
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _initial(self):
+        return self.theta0_pos, self.theta0_neg
+
+
+class ModifiedBalancedWinnow(BalancedWinnow):
+    """Modified Balanced Winnow (MBW), Carvalho and Cohen (2006, section 2.2.3, Table 2).
+
+    The Balanced Winnow score; an update whenever ``y * score <= margin``
+    (the thick separator, ``M``), with the factors ``alpha (1 + x~_j)`` and
+    ``beta (1 - x~_j)`` in place of ``alpha`` and ``beta``.
+
+    Parameters (Table 3 defaults)
+    ----------
+    alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0, theta0_neg=1.0
+    margin : float >= 0, default=1.0    M
+    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    """
+
+    _kind = MBW
+
+    def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
+                 theta0_neg=1.0, margin=1.0, *, n_epochs=1, shuffle=False,
+                 random_state=None):
+        super().__init__(alpha=alpha, beta=beta, theta=theta,
+                         theta0_pos=theta0_pos, theta0_neg=theta0_neg,
+                         n_epochs=n_epochs, shuffle=shuffle,
+                         random_state=random_state)
+        self.margin = margin

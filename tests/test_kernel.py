@@ -1,0 +1,218 @@
+"""Kernel learners: kernels, the linear-kernel equivalences, dense vs CSR,
+tracked quantities, callables, budgets, bad input and sklearn's checks."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import olearn
+from olearn import (ALMA, DUOL, PA, ROMMA, AggressiveROMMA, KernelALMA,
+                    KernelAggressiveROMMA, KernelPA, KernelPerceptron,
+                    KernelROMMA, OnlineSVM, Perceptron)
+from olearn.kernel import kernel_matrix
+
+
+def stream(n=300, d=8, seed=0, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[rng.random(size=X.shape) < 0.4] = 0.0
+    w = rng.normal(size=d)
+    y = np.where(X @ w + 0.5 * rng.normal(size=n) > 0, 1, -1)
+    return (sp.csr_matrix(X) if sparse else X), y
+
+
+PAIRS = [
+    (KernelPerceptron(kernel="linear"), Perceptron()),
+    (KernelROMMA(kernel="linear"), ROMMA()),
+    (KernelAggressiveROMMA(kernel="linear"), AggressiveROMMA()),
+    (KernelALMA(kernel="linear"), ALMA(p=2, alpha=0.9)),
+    (KernelPA(C=0.3, variant="PA-I", kernel="linear"), PA(C=0.3, variant="PA-I")),
+    (KernelPA(C=0.3, variant="PA-II", kernel="linear"), PA(C=0.3, variant="PA-II")),
+    (KernelPA(variant="PA", kernel="linear"), PA(variant="PA")),
+]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: type(p[0]).__name__)
+def test_linear_kernel_equals_linear_learner(pair, sparse):
+    kern, lin = pair
+    X, y = stream(sparse=sparse)
+    kern.fit(X, y)
+    lin.fit(X, y)
+    assert_array_equal(kern.mistakes_, lin.mistakes_)
+    assert kern.n_updates_ == lin.n_updates_
+    w = kern.dual_coef_ @ kern.support_vectors_
+    assert_allclose(np.asarray(w).ravel(), lin.coef_.ravel(), rtol=1e-9, atol=1e-9)
+    assert_allclose(kern.margins_, lin.margins_, rtol=1e-8, atol=1e-9)
+
+
+def test_kernel_rows_match_sklearn():
+    X, _ = stream(50)
+    assert_allclose(kernel_matrix(X, X, "rbf", sigma=2.0),
+                    rbf_kernel(X, gamma=1 / 8.0), atol=1e-12)
+    assert_allclose(kernel_matrix(X, X, "poly", degree=3, coef0=0.5),
+                    polynomial_kernel(X, degree=3, gamma=1.0, coef0=0.5))
+
+
+LEARNERS = [KernelPerceptron(), KernelROMMA(), KernelAggressiveROMMA(),
+            KernelALMA(), KernelPA(), KernelPA(variant="PA-II"), DUOL(),
+            DUOL(update="exact"), OnlineSVM()]
+
+
+@pytest.mark.parametrize("est", LEARNERS, ids=repr)
+@pytest.mark.parametrize("kernel", [dict(kernel="rbf", sigma=2.0),
+                                    dict(kernel="poly", degree=2, coef0=1.0)])
+def test_dense_csr_and_decision_agree(est, kernel):
+    X, y = stream(200, seed=1)
+    X = X / 3.0
+    a = est.set_params(**kernel).fit(X, y)
+    dense_coef = a.dual_coef_.copy()
+    dense_mist = a.mistakes_.copy()
+    b = olearn.base.clone(est).fit(sp.csr_matrix(X), y) if hasattr(olearn.base, "clone") else None
+    from sklearn.base import clone
+    b = clone(est).fit(sp.csr_matrix(X), y)
+    assert_array_equal(dense_mist, b.mistakes_)
+    assert_allclose(dense_coef, b.dual_coef_, rtol=1e-9, atol=1e-12)
+    # the score of a new row is the online score of partial_fit on it
+    x_new, y_new = X[:5] * 0.7, y[:5]
+    scores = a.decision_function(x_new)
+    a.partial_fit(x_new[:1], y_new[:1])
+    assert_allclose(a.margins_[-1], (1 if y_new[0] == a.classes_[1] else -1) * scores[0],
+                    rtol=1e-9, atol=1e-12)
+    # ||f||^2 tracked along the updates (not OnlineSVM, which does not track it)
+    if not isinstance(a, OnlineSVM):
+        assert_allclose(a._st[1], a.norm_squared_(), rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("update", ["paper", "exact"])
+@pytest.mark.parametrize("max_support", [None, 40])
+def test_duol_scores_are_maintained(update, max_support):
+    X, y = stream(300, seed=2)
+    est = DUOL(update=update, sigma=2.0, max_support=max_support).fit(X, y)
+    f = est.decision_function(est.support_vectors_)
+    sv_y = np.sign(est.dual_coef_.ravel())
+    assert_allclose(est.scores_, sv_y * f, rtol=1e-8, atol=1e-9)
+    assert est.n_double_updates_ > 0
+    if max_support:
+        assert est.n_support_ == max_support
+    gammas = np.abs(est.dual_coef_.ravel())
+    assert gammas.max() <= est.C + 1e-12
+
+
+@pytest.mark.parametrize("est", [KernelPerceptron(), KernelPA(), DUOL(), KernelROMMA()], ids=repr)
+def test_budget_keeps_newest(est):
+    X, y = stream(300, seed=3)
+    est.set_params(max_support=25, sigma=2.0).fit(X, y)
+    assert est.n_support_ <= 25
+    assert_allclose(est._st[1], est.norm_squared_(), rtol=1e-7, atol=1e-9)
+
+
+def test_callable_kernel_equals_builtin():
+    X, y = stream(150, seed=4)
+
+    def gauss(A, B):
+        return rbf_kernel(A, B, gamma=1 / 8.0)
+
+    for cls in (KernelPerceptron, KernelPA, DUOL):
+        a = cls(sigma=2.0).fit(X, y)
+        b = cls(kernel=gauss).fit(X, y)
+        assert_array_equal(a.mistakes_, b.mistakes_)
+        assert_allclose(a.dual_coef_, b.dual_coef_, rtol=1e-9, atol=1e-12)
+        assert_allclose(a.decision_function(X[:7]), b.decision_function(X[:7]),
+                        rtol=1e-9, atol=1e-12)
+    c = DUOL(kernel=gauss, max_support=10).fit(X, y)
+    assert c.n_support_ == 10
+
+
+def test_online_svm_reaches_the_batch_optimum():
+    """After the last trial the weights satisfy the bias-free SVM KKT conditions to tol."""
+    X, y = stream(120, seed=5)
+    est = OnlineSVM(C=1.0, sigma=2.0, tol=1e-6, max_sweeps=100000).fit(X, y)
+    K = kernel_matrix(X, X, "rbf", sigma=2.0)
+    ypm = np.where(y == est.classes_[1], 1.0, -1.0)
+    gamma = np.zeros(len(y))
+    n = est._size[0]
+    gamma[:n] = est._beta[:n] * est._sv_y[:n]
+    g = 1 - ypm * (K @ (gamma * ypm))
+    free = (gamma > 1e-12) & (gamma < 1.0 - 1e-12)
+    assert np.abs(g[free]).max() <= 1e-5
+    assert (g[gamma <= 1e-12] <= 1e-5).all()
+    assert (g[gamma >= 1.0 - 1e-12] >= -1e-5).all()
+    assert est.n_support_ == np.count_nonzero(gamma)
+
+
+def test_online_svm_max_sweeps_warns():
+    X, y = stream(200, seed=6)
+    with pytest.warns(Warning, match="max_sweeps=1"):
+        est = OnlineSVM(sigma=1.0, max_sweeps=1, tol=1e-9).fit(X, y)
+    assert est.n_nonconverged_ > 0
+
+
+BAD = [
+    (KernelPerceptron(sigma=0.0), "sigma"),
+    (KernelPerceptron(sigma=-1.0), "sigma"),
+    (DUOL(rho=1.0), "rho"),
+    (DUOL(rho=-0.1), "rho"),
+    (DUOL(C=0.0), "C must"),
+    (KernelPA(C=-1.0), "C must"),
+    (OnlineSVM(C=0.0), "C must"),
+    (KernelPerceptron(kernel="poly", degree=0), "degree"),
+    (KernelPerceptron(kernel="poly", degree=1.5), "degree"),
+    (KernelPerceptron(kernel="gaussian"), "kernel must be"),
+    (KernelPerceptron(max_support=0), "max_support"),
+    (KernelALMA(p=3), "p=2"),
+    (DUOL(update="fast"), "update"),
+    (OnlineSVM(max_sweeps=0), "max_sweeps"),
+]
+
+
+@pytest.mark.parametrize("est,match", BAD, ids=lambda v: repr(v) if not isinstance(v, str) else "")
+def test_bad_parameters(est, match):
+    X, y = stream(20)
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+def test_bad_callable_kernels_are_named():
+    X, y = stream(20)
+
+    def wrong_shape(A, B):
+        return np.ones((A.shape[0] + 1, B.shape[0]))
+
+    def not_finite(A, B):
+        return np.full((A.shape[0], B.shape[0]), np.nan)
+
+    with pytest.raises(ValueError, match="wrong_shape.*shape"):
+        KernelPerceptron(kernel=wrong_shape).fit(X, y)
+    with pytest.raises(ValueError, match="not_finite.*non-finite"):
+        DUOL(kernel=not_finite).fit(X, y)
+
+
+def test_kernel_change_between_partial_fit_calls():
+    X, y = stream(40)
+    est = DUOL().partial_fit(X[:20], y[:20])
+    est.set_params(sigma=3.0)
+    with pytest.raises(ValueError, match="kernel parameters changed"):
+        est.partial_fit(X[20:], y[20:])
+    est.set_params(sigma=8.0, rho=2.0)
+    with pytest.raises(ValueError, match="rho"):
+        est.partial_fit(X[20:], y[20:])
+
+
+def test_partial_fit_chunks_equal_fit():
+    X, y = stream(200, seed=7)
+    a = DUOL(sigma=2.0).fit(X, y)
+    b = DUOL(sigma=2.0)
+    for lo in range(0, 200, 37):
+        b.partial_fit(X[lo:lo + 37], y[lo:lo + 37], classes=[-1, 1])
+    assert_array_equal(a.mistakes_, b.mistakes_)
+    assert_allclose(a.dual_coef_, b.dual_coef_)
+
+
+@parametrize_with_checks([KernelPerceptron(), KernelROMMA(), KernelAggressiveROMMA(),
+                          KernelALMA(), KernelPA(), KernelPA(variant="PA-II"),
+                          DUOL(), DUOL(update="exact"), OnlineSVM()])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
