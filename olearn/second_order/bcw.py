@@ -157,8 +157,9 @@ class BCW(OnlineClassifier):
         (more is ours, not the paper's).
     max_covariance_bytes : int or None
         Memory allowed for the d x d matrices; None: the memory available.
-    n_epochs, shuffle, random_state
-        As in :class:`olearn.Perceptron`.
+    n_epochs, shuffle, random_state, record
+        As in :class:`olearn.Perceptron` (``record="counts"`` keeps only the
+        counts of the online record).
 
     Attributes
     ----------
@@ -174,7 +175,7 @@ class BCW(OnlineClassifier):
 
     def __init__(self, C=1.0, q=1, batch_size=None, *, sigma_method="auto",
                  n_passes=1, max_covariance_bytes=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.C = C
         self.q = q
         self.batch_size = batch_size
@@ -184,6 +185,7 @@ class BCW(OnlineClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     # -- parameters -------------------------------------------------------------
     def _check_params(self):
