@@ -169,7 +169,7 @@ def main():
                       f"({', '.join(summary['second_order_present']) or 'none present'}): "
                       f"{summary['bcw_faster_than_every_second_order']}.\n\n")
             out.write("## SBCW selecting about 100 features (r = 7, m_iter = 15)\n\n")
-            out.write(smarkdown(bcw) + "\n\n")
+            out.write(markdown(sbcw.set_index("dataset")) + "\n\n")
             out.write(f"Process peak RSS (whole benchmark, data included): {rss:.0f} MB.\n")
 
 
