@@ -253,3 +253,22 @@ def test_table2_summary_and_paper_columns():
     assert table.loc["BCW-L1", "our_time"] == "0.60(0.10)"
     assert table.loc["PA", "our_time"] == "2.00"
     assert table.loc["BCW-L1", "error_deviation"] == pytest.approx(0.15 - 0.2402)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: SOFS(B=0), "B must be"), (lambda: SOFS(B=2.5), "B must be"),
+    (lambda: SOFS(r=0.0), "r must be"), (lambda: SparDCA(lam=0.0), "lam must be"),
+    (lambda: SparDCA(kappa=-1.0), "kappa must be"), (lambda: SparDCA(n_epochs=0), "n_epochs"),
+])
+def test_baselines_bad_parameters(make, match):
+    X, y = sparse_problem(n=20, d=30)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+def test_sofs_b_is_frozen_between_partial_fits():
+    X, y = sparse_problem(n=40, d=30)
+    model = SOFS(B=3).partial_fit(X[:20], y[:20])
+    model.set_params(B=5)
+    with pytest.raises(ValueError, match="B"):
+        model.partial_fit(X[20:], y[20:])
