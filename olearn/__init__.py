@@ -10,6 +10,7 @@ from .kernel import (DUOL, KernelALMA, KernelAggressiveROMMA, KernelPA,
 from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, L1ConstrainedPA,
                      L2ConstrainedPA, ObjectiveRegularizedPA, Perceptron, ROMMA)
 from .second_order import AROW, CW, NAROW, SCW, SOP
+from .kernel.arow import KernelAROW
 from .linear import BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
 from .extremal import ExtremalFeatureSelection, chi_square
 
@@ -32,3 +33,6 @@ __all__ += ["AROW", "CW", "NAROW", "SCW", "SOP"]
 __all__ += ["BalancedWinnow", "ExtremalFeatureSelection", "ModifiedBalancedWinnow",
             "PositiveWinnow", "chi_square"]
 __all__ += ["AROW", "CW", "KernelAROW", "NAROW", "SCW", "SOP"]
+__all__ += ["AROW", "CW", "KernelAROW", "NAROW", "SCW", "SOP"]
+__all__ += ["BalancedWinnow", "ExtremalFeatureSelection", "ModifiedBalancedWinnow",
+            "PositiveWinnow", "chi_square"]

@@ -164,3 +164,13 @@ def test_learns_a_separable_stream():
     X, y = stream(n=2000, d=10, noise=0.0)
     for q in (1, 2):
         assert BCW(q=q, batch_size=200).fit(X, y).score(X, y) > 0.95
+
+
+def test_record_counts():
+    X, y = stream(n=40)
+    full = BCW(batch_size=10).fit(X, y)
+    counts = BCW(batch_size=10, record="counts").fit(X, y)
+    assert counts.n_mistakes_ == full.n_mistakes_ and counts.n_updates_ == full.n_updates_
+    assert_allclose(counts.coef_, full.coef_)
+    with pytest.raises(AttributeError, match="counts"):
+        counts.mistakes_

@@ -114,12 +114,13 @@ class SOFS(OnlineClassifier):
     _frozen_params = ("B",)
 
     def __init__(self, B=10, r=1.0, *, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         self.B = B
         self.r = r
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         if (not isinstance(self.B, numbers.Integral) or isinstance(self.B, bool)

@@ -27,8 +27,9 @@ converges to the minimiser of ``1/2 ||w - w^0||^2 + C/q' sum xi_i^q``; for the
 first batch ``w^0 = 0`` and this is eq. (8); see ``olearn.verify.sparse_cw``
 for the loss scaling of ``q = 2``).
 
-Whitening makes every row dense (``Upsilon`` is a full matrix): BCW is for
-low- and medium-dimensional data; it keeps a d x d eigenbasis and refuses,
+Whitening makes every row dense (``Upsilon`` is a full matrix): sparse rows
+are whitened one at a time inside the compiled pass (O(nnz(x) d) a row),
+dense rows in blocks by BLAS.  BCW is for low- and medium-dimensional data; it keeps a d x d eigenbasis and refuses,
 before allocating, a covariance that does not fit in memory (use
 :class:`olearn.SBCW` or a diagonal learner then).
 """
@@ -36,6 +37,7 @@ import numbers
 import time
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 
 from ..base import OnlineClassifier, check_positive
@@ -80,6 +82,43 @@ def bcw_pass(Xh, y, w, alpha, offset, mistakes, margins, record, C, q):
     return n_updates
 
 
+@njit(cache=True)
+def bcw_pass_csr(data, indices, indptr, U, y, w, alpha, xh, mistakes, margins,
+                 record, C, q):
+    """:func:`bcw_pass` over CSR rows, whitening each row on the fly:
+    ``x_hat = Upsilon x = sum_k x_k Upsilon[j_k, :]`` (``Upsilon`` symmetric),
+    O(nnz(x) d) per row, into the buffer ``xh``; no whitened copy of the batch.
+    """
+    d = U.shape[0]
+    n_updates = 0
+    for t in range(y.shape[0]):
+        for j in range(d):
+            xh[j] = 0.0
+        for k in range(indptr[t], indptr[t + 1]):
+            row = indices[k]
+            v = data[k]
+            for j in range(d):
+                xh[j] += v * U[row, j]
+        dot = 0.0
+        sq = 0.0
+        for j in range(d):
+            dot += w[j] * xh[j]
+            sq += xh[j] * xh[j]
+        margin = y[t] * dot
+        if record:
+            margins[t] = margin
+            mistakes[t] = (dot > 0.0) != (y[t] > 0.0)
+        a = dcd_step(margin, sq, alpha[t], C, q)
+        delta = a - alpha[t]
+        alpha[t] = a
+        if delta != 0.0 and sq > 0.0:
+            b = delta * y[t]
+            for j in range(d):
+                w[j] += b * xh[j]
+            n_updates += 1
+    return n_updates
+
+
 def check_covariance_fits(n_features, max_bytes=None):
     """Raise ``MemoryError`` (a clear one) if BCW's d x d matrices do not fit.
 
@@ -118,8 +157,9 @@ class BCW(OnlineClassifier):
         (more is ours, not the paper's).
     max_covariance_bytes : int or None
         Memory allowed for the d x d matrices; None: the memory available.
-    n_epochs, shuffle, random_state
-        As in :class:`olearn.Perceptron`.
+    n_epochs, shuffle, random_state, record
+        As in :class:`olearn.Perceptron` (``record="counts"`` keeps only the
+        counts of the online record).
 
     Attributes
     ----------
@@ -135,7 +175,7 @@ class BCW(OnlineClassifier):
 
     def __init__(self, C=1.0, q=1, batch_size=None, *, sigma_method="auto",
                  n_passes=1, max_covariance_bytes=None, n_epochs=1,
-                 shuffle=False, random_state=None):
+                 shuffle=False, random_state=None, record="full"):
         self.C = C
         self.q = q
         self.batch_size = batch_size
@@ -145,6 +185,7 @@ class BCW(OnlineClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     # -- parameters -------------------------------------------------------------
     def _check_params(self):
@@ -207,6 +248,8 @@ class BCW(OnlineClassifier):
         X = as_matrix(X, self._mu.shape[0])
         n = y.shape[0]
         size = n if self.batch_size is None else int(self.batch_size)
+        if size >= n:
+            return self._learn_batch(X, y, mistakes, margins)
         n_updates = 0
         for start in range(0, n, size):
             stop = min(start + size, n)
@@ -230,7 +273,17 @@ class BCW(OnlineClassifier):
         w = V @ ((V.T @ self._mu) / np.sqrt(s))
         alpha = np.zeros(y.shape[0])
         n_updates = 0
+        sparse = sp.issparse(X)
+        if sparse:
+            X = sp.csr_matrix(X)
+            xh = np.zeros(U.shape[0])
         for p in range(int(self.n_passes)):
+            if sparse:
+                count = bcw_pass_csr(X.data, X.indices, X.indptr, U, y, w, alpha, xh,
+                                     mistakes, margins, p == 0, C, q)
+                if p == 0:
+                    n_updates += count
+                continue
             for start in range(0, y.shape[0], CHUNK_ROWS):
                 stop = min(start + CHUNK_ROWS, y.shape[0])
                 Xh = np.ascontiguousarray(X[start:stop] @ U)   # rows Upsilon x_i

@@ -106,7 +106,7 @@ class SBCW(OnlineClassifier):
     def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,
                  n_passes=1, step="paper", covariance=True, batch_size=None,
                  max_memory=None, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         self.C = C
         self.q = q
         self.r = r
@@ -121,6 +121,7 @@ class SBCW(OnlineClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _check_params(self):
         check_positive("C", self.C)

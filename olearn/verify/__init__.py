@@ -11,6 +11,9 @@ import types as _types
 from ._common import ProgramSolution, library_step, start_from
 from .duol import check_duol_exact, duol_dual_program, random_duol_instance
 from .pa import check_pa, pa_program, random_pa_round
+from .sparse_cw import (check_bcw_mean, check_grad_omega_star, check_sigma_kkt,
+                        check_subproblem, check_theorem1, omega_star_numerical,
+                        sigma_program, subproblem_program, svm_program)
 from .romma import check_romma, random_romma_round, romma_program
 from .second_order import (arow_covariance_closed_form, arow_covariance_program,
                            arow_mean_program, check_second_order,

@@ -1,0 +1,442 @@
+"""Protocols of Tan et al. (AAAI 2016), "Learning sparse confidence-weighted
+classifier on very high dimensional data": Table 2 (BCW against online
+learners and DCD) and Figure 1 (SBCW against feature-selection baselines).
+
+Table 2 (paper: covtype 450k, epsilon 50k / full; neither is available here)
+    Stand-ins (MANIFEST): adult in the a9a coding (adult.data / adult.test,
+    123 binary features), w7a / w7a.t, USPS 3 vs 5 (zip.train / zip.test),
+    MNIST-10k 3 vs 5 (70/30 stratified split, seed 0), and a synthetic stream
+    with covtype's shape (581,012 x 54, 12 nonzeros a row, 450,000 train /
+    131,012 test) for timing.  Each learner's hyper-parameters are chosen by
+    5-fold cross-validation on the training part (on a 20,000-row sample for
+    the synthetic stream), then it is trained on 10 random orders of the
+    training part and tested on the test part.  Online learners make one pass;
+    BCW takes the training part as one batch (the paper's setting).
+Figure 1 (paper: real-sim, rcv1, astro-ph, URL; not available here)
+    Stand-ins: 20 Newsgroups (bydate split, comp.* against the other
+    groups, tf-idf unigrams), Reuters-21578 (LEWISSPLIT, topic "acq" against
+    the other stories with a topic, tf-idf unigrams) and movie reviews
+    (70/30 stratified split, seed 0, tf-idf unigrams and bigrams).  Accuracy
+    and training time against the number of selected features.
+"""
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, KFold, train_test_split
+from sklearn.svm import LinearSVC
+
+from .. import datasets
+from ..linear import PA
+from ..second_order._sbcw_spardca import SparDCA
+from ..second_order._sofs import SOFS
+from ..second_order.bcw import BCW
+from ..second_order.sbcw import SBCW
+from .runner import git_commit, git_dirty, quick_mode
+
+# -- the paper's numbers --------------------------------------------------------
+#: Table 2 of the paper: (test error mean, std, time in s); BCW times are
+#: "Sigma time (pass time)"; std None where the paper gives none.
+PAPER_TABLE2 = pd.DataFrame([
+    ("AROW", 0.2461, 0.0000, "21.72", 0.1105, 0.0004, "3506.0"),
+    ("CW", 0.4330, 0.0335, "19.13", 0.1522, 0.0023, "3405.1"),
+    ("NAROW", 0.3703, 0.0352, "22.05", 0.1423, 0.0019, "3468.6"),
+    ("PA", 0.3443, 0.0433, "13.87", 0.1751, 0.0221, "5.77"),
+    ("SCW", 0.2382, 0.0003, "20.75", 0.1136, 0.0003, "3381.4"),
+    ("SCW2", 0.2964, 0.0159, "20.40", 0.1126, 0.0004, "3452.7"),
+    ("SOP", 0.4653, 0.0298, "20.77", 0.3705, 0.0522, "3511.6"),
+    ("DCD", 0.2460, None, "29.85", 0.1102, None, "2.62"),
+    ("BCW-L1", 0.2402, 0.0003, "0.41(0.06)", 0.1093, 0.0000, "5.73(0.39)"),
+    ("BCW-L2", 0.2462, 0.0005, "0.47(0.07)", 0.1102, 0.0002, "6.35(0.41)"),
+], columns=["learner", "covtype_error", "covtype_std", "covtype_time",
+            "epsilon50k_error", "epsilon50k_std", "epsilon50k_time"]).set_index("learner")
+
+#: the paper's BCW-L2 time on covtype (Sigma step + pass), seconds
+PAPER_BCW_L2_COVTYPE_SECONDS = 0.47
+
+
+# -- data -------------------------------------------------------------------------
+@dataclass
+class Split:
+    """A train/test task: ``X_train, y_train, X_test, y_test`` and what it is."""
+
+    name: str
+    X_train: object
+    y_train: np.ndarray
+    X_test: object
+    y_test: np.ndarray
+    description: str
+
+
+def _pm(y, positive):
+    return np.where(np.asarray(y) == positive, 1.0, -1.0)
+
+
+def covtype_like(n=581_012, n_train=450_000, random_state=0):
+    """Synthetic stream with covtype's shape: 54 features, 12 nonzeros a row.
+
+    Ten numeric columns (Gaussian, correlated through a random mixing
+    matrix, as covtype's elevation/distance columns are), one of 4
+    "wilderness" indicators and one of 40 "soil" indicators; labels from a
+    random hyperplane plus a class-dependent soil effect and Gaussian noise
+    (about a quarter of the labels disagree with the best linear rule).
+    """
+    rng = np.random.default_rng(random_state)
+    mix = rng.standard_normal((10, 10)) / np.sqrt(10)
+    numeric = rng.standard_normal((n, 10)) @ mix
+    wild = rng.integers(0, 4, n)
+    soil = rng.integers(0, 40, n)
+    rows = np.repeat(np.arange(n), 12)
+    cols = np.column_stack([np.tile(np.arange(10), (n, 1)), 10 + wild, 14 + soil]).ravel()
+    vals = np.column_stack([numeric, np.ones(n), np.ones(n)]).ravel()
+    X = sp.csr_matrix((vals, (rows, cols)), shape=(n, 54))
+    w = rng.standard_normal(54)
+    score = X @ w + 1.2 * rng.standard_normal(n)
+    y = np.where(score > np.median(score), 1.0, -1.0)
+    return Split("covtype-like synthetic", X[:n_train], y[:n_train], X[n_train:],
+                 y[n_train:], "synthetic, covtype's shape: 581,012 x 54, 12 nonzeros "
+                 "a row; 450,000 train / 131,012 test")
+
+
+def table2_split(name):
+    """The Table 2 stand-ins by name (see the module docstring)."""
+    if name == "adult-a9a":
+        tr, te = (datasets.load("adult", subset=s) for s in ("train", "test"))
+        return Split(name, tr.X, _pm(tr.y, ">50K"), te.X, _pm(te.y, ">50K"),
+                     "UCI Adult, a9a coding (123 binary features), adult.data / adult.test")
+    if name == "w7a":
+        tr, te = (datasets.load("w7a", subset=s) for s in ("train", "test"))
+        return Split(name, tr.X, _pm(tr.y, 1), te.X, _pm(te.y, 1), "w7a / w7a.t (300 features)")
+    if name == "usps-3-vs-5":
+        tr, te = (datasets.load(name, subset=s) for s in ("train", "test"))
+        return Split(name, tr.X, _pm(tr.y, 1), te.X, _pm(te.y, 1),
+                     "USPS digits 3 (+1) vs 5, zip.train / zip.test (256 features)")
+    if name == "mnist-10k-3-vs-5":
+        data = datasets.load(name)
+        X = data.X / 255.0
+        Xtr, Xte, ytr, yte = train_test_split(X, _pm(data.y, 1), test_size=0.3,
+                                              random_state=0, stratify=data.y)
+        return Split(name, Xtr, ytr, Xte, yte, "MNIST-10k 3 (+1) vs 5, pixels / 255, "
+                     "70/30 stratified split (seed 0), 784 features")
+    if name == "covtype-like":
+        return covtype_like()
+    raise ValueError(f"unknown Table 2 set {name!r}")
+
+
+TABLE2_SETS = ("adult-a9a", "w7a", "usps-3-vs-5", "mnist-10k-3-vs-5", "covtype-like")
+
+
+def figure1_split(name):
+    """The Figure 1 stand-ins (tf-idf fitted on the training part)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from ..datasets._text import (TOKEN_PATTERN, read_20newsgroups,
+                                  read_movie_reviews, read_reuters21578)
+
+    def tfidf(train, test, ngrams=(1, 1)):
+        vec = TfidfVectorizer(token_pattern=TOKEN_PATTERN, ngram_range=ngrams,
+                              dtype=np.float64)
+        return vec.fit_transform(train).tocsr(), vec.transform(test).tocsr()
+
+    if name == "20newsgroups":
+        path = datasets.fetch("20newsgroups")["20newsgroups/20news-bydate.tar.xz"]
+        texts, groups, split = read_20newsgroups(str(path))
+        y = np.array([1.0 if g.startswith("comp.") else -1.0 for g in groups])
+        tr, te = split == "train", split == "test"
+        Xtr, Xte = tfidf([t for t, m in zip(texts, tr) if m],
+                         [t for t, m in zip(texts, te) if m])
+        return Split(name, Xtr, y[tr], Xte, y[te], "20 Newsgroups bydate, comp.* (+1) "
+                     "vs the other 15 groups, tf-idf unigrams fitted on train")
+    if name == "reuters":
+        path = datasets.fetch("reuters21578")["reuters21578/reuters21578-sgm.tar.xz"]
+        texts, topics, split, _ = read_reuters21578(str(path))
+        keep = np.array([len(t) > 0 for t in topics])
+        y = np.array([1.0 if "acq" in t else -1.0 for t in topics])
+        tr, te = keep & (split == "TRAIN"), keep & (split == "TEST")
+        Xtr, Xte = tfidf([t for t, m in zip(texts, tr) if m],
+                         [t for t, m in zip(texts, te) if m])
+        return Split(name, Xtr, y[tr], Xte, y[te], "Reuters-21578 LEWISSPLIT, stories with "
+                     "a topic, 'acq' (+1) vs the rest, tf-idf unigrams fitted on train")
+    if name == "movie-reviews":
+        path = datasets.fetch("movie_review_polarity")[
+            "movie_review_polarity/movie_reviews.zip"]
+        texts, labels = read_movie_reviews(str(path))
+        y = _pm(labels, "pos")
+        idx_tr, idx_te = train_test_split(np.arange(len(texts)), test_size=0.3,
+                                          random_state=0, stratify=y)
+        Xtr, Xte = tfidf([texts[i] for i in idx_tr], [texts[i] for i in idx_te], (1, 2))
+        return Split(name, Xtr, y[idx_tr], Xte, y[idx_te], "movie reviews v2.0, 70/30 "
+                     "stratified split (seed 0), tf-idf unigrams + bigrams fitted on train")
+    raise ValueError(f"unknown Figure 1 set {name!r}")
+
+
+FIGURE1_SETS = ("20newsgroups", "reuters", "movie-reviews")
+
+
+# -- learners -------------------------------------------------------------------------
+class DCD(LinearSVC):
+    """liblinear's dual coordinate descent for the hinge-loss SVM (Hsieh et al.
+    2008), no bias: the paper's DCD baseline (a named LinearSVC)."""
+
+    def __init__(self, C=1.0, random_state=0, max_iter=1000):
+        super().__init__(C=C, loss="hinge", dual=True, fit_intercept=False,
+                         random_state=random_state, max_iter=max_iter)
+
+
+def table2_learners():
+    """name -> (estimator, CV grid).  The second-order learners (AROW, CW,
+    NAROW, SCW, SCW2, SOP) come from :mod:`olearn.second_order` when present."""
+    import olearn
+
+    C_grid = [10.0 ** k for k in range(-3, 2, 1)]
+    learners = {}
+    second = {
+        "AROW": ("AROW", {}, {"r": [0.1, 1.0, 10.0]}),
+        "CW": ("CW", {}, {"eta": [0.7, 0.8, 0.95]}),
+        "NAROW": ("NAROW", {}, {"b": [0.1, 1.0, 10.0]}),
+        "SCW": ("SCW", {"variant": "I"}, {"C": [0.1, 1.0], "eta": [0.75, 0.95]}),
+        "SCW2": ("SCW", {"variant": "II"}, {"C": [0.1, 1.0], "eta": [0.75, 0.95]}),
+        "SOP": ("SOP", {}, {"a": [0.1, 1.0, 10.0]}),
+    }
+    for name, (cls_name, fixed, grid) in second.items():
+        cls = getattr(olearn, cls_name, None)
+        if cls is None:
+            continue
+        try:
+            learners[name] = (cls(**fixed), grid)
+            learners[name][0].set_params(**{k: v[0] for k, v in grid.items()})
+        except (TypeError, ValueError):
+            learners.pop(name, None)
+    learners["PA"] = (PA(variant="PA-I"), {"C": C_grid})
+    learners["DCD"] = (DCD(), {"C": C_grid})
+    learners["BCW-L1"] = (BCW(q=1), {"C": C_grid})
+    learners["BCW-L2"] = (BCW(q=2), {"C": C_grid})
+    return learners
+
+
+def _fit_timed(estimator, X, y):
+    tic = time.perf_counter()
+    estimator.fit(X, y)
+    return time.perf_counter() - tic
+
+
+def _warm(estimator, X, y):
+    """Compile once (a tiny fit) so that compilation is not timed."""
+    rows = np.concatenate([np.flatnonzero(y > 0)[:3], np.flatnonzero(y < 0)[:3]])
+    clone(estimator).fit(X[rows], y[rows])
+
+
+def select_params(estimator, grid, X, y, folds=5, max_rows=20_000, random_state=0):
+    """5-fold CV on the training part (a fixed sample of ``max_rows`` rows if
+    larger); returns the best parameters."""
+    if X.shape[0] > max_rows:
+        rows = np.sort(np.random.default_rng(random_state).choice(X.shape[0], max_rows,
+                                                                  replace=False))
+        X, y = X[rows], y[rows]
+    search = GridSearchCV(clone(estimator), grid, cv=KFold(folds, shuffle=True,
+                                                            random_state=random_state),
+                          scoring="accuracy", n_jobs=1, error_score="raise")
+    search.fit(X, y)
+    return search.best_params_
+
+
+def run_table2(sets=TABLE2_SETS, learners=None, n_orders=10, folds=5, params=None,
+               random_state=0):
+    """Table 2 protocol; returns ``(runs, chosen_params)``.
+
+    ``runs`` has one row per (set, learner, order): test error, fit time and,
+    for BCW, the Sigma and pass times.  ``params`` (``{(set, learner): dict}``)
+    skips the cross-validation (quick mode re-uses the stored choice).
+    """
+    learners = table2_learners() if learners is None else learners
+    rows, chosen = [], {}
+    for set_name in sets:
+        data = table2_split(set_name)
+        for name, (estimator, grid) in learners.items():
+            if params is not None and (set_name, name) in params:
+                best = params[(set_name, name)]
+            else:
+                best = select_params(estimator, grid, data.X_train, data.y_train, folds)
+            chosen[(set_name, name)] = best
+            model = clone(estimator).set_params(**best)
+            _warm(model, data.X_train, data.y_train)
+            for order in range(n_orders):
+                perm = np.random.default_rng(random_state + order).permutation(
+                    data.y_train.shape[0])
+                fitted = clone(model)
+                if "random_state" in fitted.get_params():
+                    fitted.set_params(random_state=order)
+                seconds = _fit_timed(fitted, data.X_train[perm], data.y_train[perm])
+                error = float(np.mean(fitted.predict(data.X_test) != data.y_test))
+                rows.append({
+                    "dataset": set_name, "learner": name, "order": order,
+                    "params": repr(sorted(best.items())), "test_error": error,
+                    "time": seconds,
+                    "sigma_time": getattr(fitted, "sigma_time_", np.nan),
+                    "pass_time": getattr(fitted, "pass_time_", np.nan),
+                })
+    return pd.DataFrame(rows), chosen
+
+
+def summarize_table2(runs):
+    """Mean and std of test error and mean times per (dataset, learner)."""
+    g = runs.groupby(["dataset", "learner"], sort=False)
+    out = g.agg(error_mean=("test_error", "mean"), error_std=("test_error", "std"),
+                time=("time", "mean"), sigma_time=("sigma_time", "mean"),
+                pass_time=("pass_time", "mean"))
+    return out
+
+
+def time_cell(row):
+    """Time as the paper prints it: BCW "Sigma(pass)", others total seconds."""
+    if np.isfinite(row["sigma_time"]):
+        return f"{row['sigma_time']:.2f}({row['pass_time']:.2f})"
+    return f"{row['time']:.2f}"
+
+
+def paper_vs_ours(summary, dataset, paper_column="covtype"):
+    """Our summary on ``dataset`` beside the paper's column (covtype/epsilon50k)."""
+    ours = summary.xs(dataset, level="dataset")
+    table = pd.DataFrame({
+        "paper_error": PAPER_TABLE2[f"{paper_column}_error"],
+        "paper_time": PAPER_TABLE2[f"{paper_column}_time"],
+    }).join(pd.DataFrame({
+        "our_error": ours["error_mean"], "our_std": ours["error_std"],
+        "our_time": ours.apply(time_cell, axis=1)}), how="outer")
+    table["error_deviation"] = table["our_error"] - table["paper_error"]
+    return table
+
+
+# -- Figure 1 -----------------------------------------------------------------------
+def figure1_methods(p, params=None):
+    """The methods that select about ``p`` features (the paper: m_iter = 15 and
+    r = ceil(p / 15) for SBCW and FGM; SOFS keeps B = p).  ``params`` maps a
+    method to its chosen hyper-parameters (see :func:`select_figure1_params`)."""
+    params = params or {}
+    r = max(1, math.ceil(p / 15))
+    methods = {
+        "SBCW": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0),
+        "SBCW (exact step, ours)": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0, step="exact"),
+        "FGM": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0, covariance=False, step="exact",
+                    n_passes=3),
+        "SOFS": SOFS(B=p, r=1.0),
+    }
+    for name, model in methods.items():
+        model.set_params(**params.get(name, {}))
+    return methods
+
+
+#: validation grids of Figure 1's methods (C of SBCW / FGM, r of SOFS)
+FIGURE1_GRIDS = {"SBCW": {"C": [0.1, 1.0, 10.0, 100.0]},
+                 "SBCW (exact step, ours)": {"C": [0.1, 1.0, 10.0, 100.0]},
+                 "FGM": {"C": [0.1, 1.0, 10.0, 100.0]},
+                 "SOFS": {"r": [0.1, 1.0, 10.0]}}
+
+
+def select_figure1_params(X, y, p=60, grids=FIGURE1_GRIDS, random_state=0):
+    """Hyper-parameters by validation accuracy on a 70/30 split of the
+    training part, at ``p`` selected features."""
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=random_state,
+                                      stratify=y)
+    chosen = {}
+    for name, grid in grids.items():
+        (key, values), = grid.items()
+        scores = []
+        for value in values:
+            model = figure1_methods(p)[name].set_params(**{key: value})
+            scores.append(np.mean(model.fit(Xa, ya).predict(Xb) == yb))
+        chosen[name] = {key: values[int(np.argmax(scores))]}
+    return chosen
+
+
+#: regularisation paths of the l1 baselines (their feature counts vary with it)
+L1SVM_C = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+SPARDCA_KAPPA = (50.0, 20.0, 10.0, 5.0, 2.0, 1.0)
+
+
+def _n_selected(model):
+    coef = model.coef_
+    if sp.issparse(coef):
+        return int(coef.count_nonzero())
+    return int(np.count_nonzero(coef))
+
+
+def run_figure1(sets=FIGURE1_SETS, p_grid=(15, 30, 60, 150, 300), l1svm_C=L1SVM_C,
+                spardca_kappa=SPARDCA_KAPPA, spardca_lam=1e-4, spardca_epochs=10,
+                params=None, random_state=0):
+    """Accuracy and training time against the number of selected features.
+
+    Returns ``(rows, chosen)``: one row per (set, method, setting) and the
+    hyper-parameters chosen per set (``params`` skips the validation).
+    """
+    rows, chosen = [], {}
+    for set_name in sets:
+        data = figure1_split(set_name)
+        order = np.random.default_rng(random_state).permutation(data.y_train.shape[0])
+        Xtr, ytr = data.X_train[order], data.y_train[order]
+        best = (params or {}).get(set_name) or select_figure1_params(Xtr, ytr)
+        chosen[set_name] = best
+
+        def record(method, setting, model, seconds):
+            acc = float(np.mean(model.predict(data.X_test) == data.y_test))
+            rows.append({"dataset": set_name, "method": method, "setting": setting,
+                         "n_features": _n_selected(model), "accuracy": acc,
+                         "time": seconds, "d": Xtr.shape[1], "n_train": Xtr.shape[0]})
+
+        for p in p_grid:
+            for method, model in figure1_methods(p, best).items():
+                _warm(model, Xtr, ytr)
+                seconds = _fit_timed(model, Xtr, ytr)
+                record(method, p, model, seconds)
+        for C in l1svm_C:
+            model = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=C,
+                              fit_intercept=False)
+            record("L1-SVM", C, model, _fit_timed(model, Xtr, ytr))
+        for kappa in spardca_kappa:
+            model = SparDCA(lam=spardca_lam, kappa=kappa, n_epochs=spardca_epochs,
+                            random_state=random_state)
+            _warm(model, Xtr, ytr)
+            record("sparDCA", kappa, model, _fit_timed(model, Xtr, ytr))
+    return pd.DataFrame(rows), chosen
+
+
+# -- provenance -------------------------------------------------------------------
+def provenance(settings):
+    import numba
+    import scipy
+    import sklearn
+
+    return {"commit": git_commit(), "git_dirty": git_dirty(),
+            "date": pd.Timestamp.now(tz="UTC").isoformat(), "quick": quick_mode(),
+            "settings": settings,
+            "versions": {"numpy": np.__version__, "scipy": scipy.__version__,
+                         "numba": numba.__version__, "scikit-learn": sklearn.__version__,
+                         "pandas": pd.__version__}}
+
+
+# -- stored results -------------------------------------------------------------
+def save_frame(frame, path, name, settings):
+    """Write ``<path>/<name>.csv`` and ``<path>/provenance_<name>.json``."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path / f"{name}.csv", index=False)
+    with open(path / f"provenance_{name}.json", "w") as handle:
+        json.dump(provenance(settings), handle, indent=2, sort_keys=True, default=str)
+        handle.write("\n")
+
+
+def load_frame(path, name):
+    """The stored ``(frame, provenance)`` written by :func:`save_frame`."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    frame = pd.read_csv(path / f"{name}.csv")
+    return frame, json.loads((path / f"provenance_{name}.json").read_text())

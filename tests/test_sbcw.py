@@ -1,0 +1,274 @@
+"""SBCW (Tan et al. 2016, Algorithms 2-3), its FGM option and the Figure 1
+baselines SOFS and sparDCA: estimator checks, the derived grad Omega*,
+Algorithm 3 vs cvxpy, Theorem 1, stopping rules, memory on 10^6 features."""
+import tracemalloc
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from olearn import SBCW, SOFS, SparDCA
+from olearn.verify import sparse_cw as verify
+
+
+@parametrize_with_checks([SBCW(r=1, m_iter=3), SBCW(r=1, covariance=False),
+                          SBCW(r=1, q=2, step="exact"),
+                          SOFS(B=2)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def sparse_problem(n=300, d=400, relevant=10, seed=0):
+    rng = np.random.default_rng(seed)
+    noise = sp.random(n, d - relevant, density=0.02, random_state=seed,
+                      format="csr")
+    noise.data = rng.standard_normal(noise.data.size)
+    signal = rng.standard_normal((n, relevant))
+    y = np.where(signal @ rng.uniform(1, 2, relevant) > 0, 1.0, -1.0)
+    return sp.hstack([sp.csr_matrix(signal), noise]).tocsr(), y
+
+
+# -- grad Omega* and Algorithm 3 ------------------------------------------------
+def test_grad_omega_star_is_the_argmax():
+    table = verify.check_grad_omega_star(n_cases=12, random_state=1)
+    assert table["max_abs_w_diff"].max() < 1e-4     # cvxpy's accuracy
+    assert table["value_rel_diff"].max() < 1e-6
+    assert table["fenchel_young_gap"].abs().max() < 1e-9
+
+
+def test_algorithm3_solves_subproblem16():
+    table = verify.check_subproblem(n_cases=2, sigma=0.5, n_passes=300)
+    exact = table[table["step"] == "exact"]
+    assert exact["objective_rel_diff"].abs().max() < 1e-7
+    assert exact["max_abs_w_diff"].max() < 1e-4
+
+
+def test_sigma_and_mean_checks():
+    kkt = verify.check_sigma_kkt(n_cases=2)
+    assert kkt["kkt_residual"].max() < 1e-10
+    assert kkt["vs_cvxpy"].max() < 1e-3
+    mean = verify.check_bcw_mean(n_cases=1)
+    assert mean["max_abs_w_diff"].max() < 1e-6
+
+
+# -- Algorithm 2 -----------------------------------------------------------------
+def test_theorem1_and_recorded_bounds():
+    X, y = sparse_problem(n=60, d=40, relevant=6)
+    for covariance in (True, False):
+        model = SBCW(C=0.5, r=3, m_iter=4, tol=0, covariance=covariance,
+                     step="exact", n_passes=20).fit(X, y)
+        table = verify.check_theorem1(model, X, y)
+        assert len(table) == 4
+        assert (table["increase"] <= 1e-6 * table["theta"].abs().max()).all()
+        # the run-time form: D_{t+1} <= P_t
+        assert all(d <= p * (1 + 1e-9) for d, p in
+                   zip(model.theta_[1:], model.primal_[:-1]))
+
+
+def test_groups_disjoint_and_coef_on_selected_features():
+    X, y = sparse_problem()
+    model = SBCW(r=4, m_iter=5, tol=0).fit(X, y)
+    sel = model.selected_features_
+    assert sel.size == 20 == np.unique(sel).size
+    assert [g.size for g in model.groups_] == [4] * 5
+    assert sp.issparse(model.coef_)
+    assert set(model.coef_.indices) <= set(sel)
+    assert model.stop_reason_ == "m_iter" and model.n_iter_ == 5
+    assert_allclose(model.decision_function(X), X @ model.coef_.toarray()[0])
+
+
+def test_finds_relevant_features():
+    X, y = sparse_problem(n=400, d=2000, relevant=10)
+    for kwargs in ({}, {"covariance": False, "step": "exact"}):
+        model = SBCW(r=5, m_iter=2, tol=0, **kwargs).fit(X, y)
+        assert set(model.selected_features_) == set(range(10))
+
+
+def test_stopping_rules():
+    X, y = sparse_problem(n=100, d=30, relevant=5)
+    assert SBCW(r=2, m_iter=3, tol=0).fit(X, y).stop_reason_ == "m_iter"
+    model = SBCW(r=2, m_iter=10, tol=10.0).fit(X, y)
+    assert model.stop_reason_ == "tol" and model.n_iter_ == 2
+    model = SBCW(r=2, m_iter=10, tol=0, max_memory=8 * 100 * 5).fit(X, y)
+    assert model.stop_reason_ == "memory" and model.n_iter_ == 2
+    model = SBCW(r=10, m_iter=10, tol=0).fit(X, y)
+    assert model.stop_reason_ == "no violated constraint"
+    assert model.selected_features_.size == np.count_nonzero(
+        np.asarray(abs(X).sum(axis=0)).ravel())
+
+
+def test_fgm_has_no_covariance():
+    X, y = sparse_problem(n=100, d=50)
+    model = SBCW(r=3, m_iter=2, tol=0, covariance=False).fit(X, y)
+    assert all(block is None for block in model._blocks)
+    Xh, ptr = verify.whitened_groups(model, X)
+    assert_array_equal(Xh, X[:, model.selected_features_].toarray())
+
+
+def test_dense_and_sparse_agree_and_batches():
+    X, y = sparse_problem(n=120, d=60)
+    a = SBCW(r=3, m_iter=3, tol=0).fit(X, y)
+    b = SBCW(r=3, m_iter=3, tol=0).fit(X.toarray(), y)
+    assert_allclose(a.coef_.toarray(), b.coef_.toarray(), atol=1e-12)
+    online = SBCW(r=3, m_iter=2, tol=0)
+    online.partial_fit(X[:60], y[:60])
+    first = online.selected_features_.copy()
+    assert online.score(X[60:], y[60:]) > 0.5
+    online.partial_fit(X[60:], y[60:])
+    assert set(first) <= set(online.selected_features_)
+    assert online.selected_features_.size == 12
+    # rows of the second batch were scored by the first batch's model
+    assert_allclose(online.margins_[60:][:5] * 0, 0)
+    single = SBCW(r=1, m_iter=1).partial_fit(X[:1], y[:1], classes=[-1, 1])
+    assert single.n_rounds_ == 1
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"q": 3}, "q must be 1"), ({"C": 0.0}, "C must be"), ({"r": 0}, "r must be"),
+    ({"r": 1000}, "larger than the number of features"),
+    ({"m_iter": 0}, "m_iter"), ({"tol": -1.0}, "tol"), ({"sigma": 0.0}, "sigma"),
+    ({"step": "newton"}, "step"), ({"batch_size": 0}, "batch_size"),
+    ({"n_passes": 0}, "n_passes"),
+])
+def test_bad_parameters(params, match):
+    X, y = sparse_problem(n=20, d=30)
+    with pytest.raises(ValueError, match=match):
+        SBCW(**params).fit(X, y)
+    model = SBCW(r=2, m_iter=1).partial_fit(X, y)
+    model.set_params(**params)
+    with pytest.raises(ValueError, match=match):
+        model.partial_fit(X, y)
+
+
+def test_million_features_within_memory_bound():
+    """10^6 features, 50 relevant: SBCW finds all 50 with a peak of
+    tracemalloc-measured allocations below 120 MB (a d x d float64 matrix
+    would be 8 TB; d-length float64 vectors are 8 MB each)."""
+    rng = np.random.default_rng(0)
+    n, d, k = 1000, 1_000_000, 50
+    relevant = rng.choice(d, k, replace=False)
+    signal = rng.standard_normal((n, k)) * (rng.random((n, k)) < 0.5)
+    y = np.where(signal @ rng.uniform(1, 2, k) > 0, 1.0, -1.0)
+    rows = np.repeat(np.arange(n), 20)                  # 20 noise entries a row
+    cols = rng.integers(0, d, n * 20)
+    noise = sp.coo_matrix((rng.standard_normal(n * 20), (rows, cols)), shape=(n, d))
+    S = sp.coo_matrix(signal)
+    S = sp.coo_matrix((S.data, (S.row, relevant[S.col])), shape=(n, d))
+    X = (S + noise).tocsr()
+    model = SBCW(r=10, m_iter=5, tol=0)
+    tracemalloc.start()
+    model.fit(X, y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert set(relevant) == set(model.selected_features_)
+    assert peak < 120e6, peak
+    # SBCW's whitened l2,1^2 problem keeps few groups active here (the
+    # chapter shows why); the point of this test is selection and memory
+    assert model.score(X, y) > 0.6
+
+
+# -- baselines -------------------------------------------------------------------
+def sofs_reference(X, y, B, r):
+    """SOFS as in the module docstring, with a Python set for the active set."""
+    X = X.toarray()
+    d = X.shape[1]
+    mu, prec, active = np.zeros(d), np.ones(d), set()
+    for x, label in zip(X, y):
+        nz = np.flatnonzero(x)
+        dot = mu @ x
+        v = np.sum(x[nz] ** 2 / prec[nz])
+        if label * dot >= 1 or v <= 0:
+            continue
+        a = (1 - label * dot) / (v + r) * label
+        for j in nz:
+            mu[j] += a * x[j] / prec[j]
+            prec[j] += x[j] ** 2 / r
+            if j in active:
+                continue
+            if len(active) < B:
+                active.add(j)
+            else:
+                out = min(active, key=lambda i: prec[i])
+                if prec[j] > prec[out]:
+                    active.remove(out)
+                    mu[out] = 0.0
+                    active.add(j)
+                else:
+                    mu[j] = 0.0
+    return mu, active
+
+
+def test_sofs_matches_reference():
+    X, y = sparse_problem(n=150, d=60)
+    for B in (3, 8):
+        model = SOFS(B=B, r=0.5).fit(X, y)
+        mu, active = sofs_reference(X, y, B, 0.5)
+        assert_allclose(model.coef_[0], mu, atol=1e-12)
+        assert set(model.selected_features_) == active
+        assert np.count_nonzero(model.coef_) <= B
+
+
+def test_spardca_solves_l1_svm():
+    X, y = sparse_problem(n=80, d=30)
+    lam, kappa = 0.05, 0.3
+    model = SparDCA(lam=lam, kappa=kappa, n_epochs=3000).fit(X, y)
+    w = cp.Variable(30)
+    Xd = X.toarray()
+    objective = (cp.sum(cp.pos(1 - cp.multiply(y, Xd @ w))) / 80
+                 + lam * (0.5 * cp.sum_squares(w) + kappa * cp.norm1(w)))
+    problem = cp.Problem(cp.Minimize(objective))
+    problem.solve(solver=cp.CLARABEL)
+    ours = (np.maximum(0, 1 - y * (Xd @ model.coef_[0])).mean()
+            + lam * (0.5 * model.coef_[0] @ model.coef_[0]
+                     + kappa * np.abs(model.coef_[0]).sum()))
+    assert ours == pytest.approx(problem.value, rel=1e-4)
+    assert model.selected_features_.size < 30
+
+
+# -- experiment helpers -----------------------------------------------------------
+def test_covtype_like_shape():
+    from olearn.experiments.sparse_cw import covtype_like
+
+    data = covtype_like(n=1000, n_train=800)
+    assert data.X_train.shape == (800, 54) and data.X_test.shape == (200, 54)
+    assert set(np.diff(data.X_train.indptr)) == {12}
+    assert set(np.unique(data.y_train)) == {-1.0, 1.0}
+
+
+def test_table2_summary_and_paper_columns():
+    import pandas as pd
+
+    from olearn.experiments import sparse_cw as e
+
+    runs = pd.DataFrame({"dataset": ["s"] * 4, "learner": ["BCW-L1", "BCW-L1", "PA", "PA"],
+                         "order": [0, 1, 0, 1], "test_error": [0.1, 0.2, 0.3, 0.3],
+                         "time": [1.0, 1.0, 2.0, 2.0], "sigma_time": [0.5, 0.7, np.nan, np.nan],
+                         "pass_time": [0.1, 0.1, np.nan, np.nan]})
+    summary = e.summarize_table2(runs)
+    assert summary.loc[("s", "BCW-L1"), "error_mean"] == pytest.approx(0.15)
+    table = e.paper_vs_ours(summary, "s")
+    assert table.loc["BCW-L1", "our_time"] == "0.60(0.10)"
+    assert table.loc["PA", "our_time"] == "2.00"
+    assert table.loc["BCW-L1", "error_deviation"] == pytest.approx(0.15 - 0.2402)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: SOFS(B=0), "B must be"), (lambda: SOFS(B=2.5), "B must be"),
+    (lambda: SOFS(r=0.0), "r must be"), (lambda: SparDCA(lam=0.0), "lam must be"),
+    (lambda: SparDCA(kappa=-1.0), "kappa must be"), (lambda: SparDCA(n_epochs=0), "n_epochs"),
+])
+def test_baselines_bad_parameters(make, match):
+    X, y = sparse_problem(n=20, d=30)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+def test_sofs_b_is_frozen_between_partial_fits():
+    X, y = sparse_problem(n=40, d=30)
+    model = SOFS(B=3).partial_fit(X[:20], y[:20])
+    model.set_params(B=5)
+    with pytest.raises(ValueError, match="B"):
+        model.partial_fit(X[20:], y[20:])
