@@ -129,16 +129,48 @@ def test_regularized_results_are_a_full_run():
             recomputed.loc[(row.stream, row.learner), "mean"], rel=1e-12)
 
 
-PROVENANCE_FILES = sorted(RESULTS.glob("**/*provenance.json"))
+PROVENANCE_FILES = sorted(set(RESULTS.glob("**/*provenance*.json")))
+
+
+def _history():
+    import subprocess
+    done = subprocess.run(["git", "rev-list", "HEAD"], cwd=RESULTS, capture_output=True,
+                          text=True)
+    return set(done.stdout.split()) if done.returncode == 0 else None
+
+
+_HISTORY = _history()
+
+
+def _run_records(node):
+    """Every dict of a provenance file that names a commit (chapters nest one per
+    stored table and spell the keys commit/git_commit, dirty/git_dirty, quick/quick_mode)."""
+    if isinstance(node, dict):
+        if "commit" in node or "git_commit" in node:
+            yield node
+        for value in node.values():
+            yield from _run_records(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _run_records(value)
+
+
+def _first(record, *keys):
+    return next((record[key] for key in keys if key in record), "missing")
 
 
 @pytest.mark.parametrize("path", PROVENANCE_FILES, ids=lambda p: str(p.relative_to(RESULTS)))
 def test_every_stored_run_names_a_clean_commit(path):
     # one provenance per number: every stored full run was made from a committed tree
-    provenance = json.loads(path.read_text())
-    assert provenance["git_dirty"] is False, path
-    assert len(provenance["git_commit"] or "") == 40
-    assert provenance["quick_mode"] is False
+    records = list(_run_records(json.loads(path.read_text())))
+    assert records, f"{path}: no commit recorded"
+    for record in records:
+        assert _first(record, "git_dirty", "dirty") is False, path
+        assert len(_first(record, "git_commit", "commit") or "") == 40, path
+        assert _first(record, "quick_mode", "quick") in (False, "missing"), path
+        # every stored commit is in this repository's history
+        commit = _first(record, "git_commit", "commit")
+        assert commit in _HISTORY or _HISTORY is None, (path, commit)
 
 
 def test_stored_learner_classes_are_importable():
@@ -168,7 +200,8 @@ def test_committed_page_outputs_name_the_stored_commits():
     # a stored full run (the pages print the provenance of what they show)
     import re
 
-    stored_commits = {json.loads(p.read_text())["git_commit"] for p in PROVENANCE_FILES}
+    stored_commits = {_first(record, "git_commit", "commit") for p in PROVENANCE_FILES
+                      for record in _run_records(json.loads(p.read_text()))}
     pages = sorted((RESULTS.parent).glob("*/*.ipynb"))
     assert pages
     printed = set()
