@@ -2,7 +2,7 @@
 
 EFS ranks the features of a trained Modified Balanced Winnow by
 
-    I^j = |u^j - v^j|
+    ``I^j = |u^j - v^j|``
 
 and keeps, of ``k`` features, the ``T = round(P k)`` with the largest score and
 the ``B = k - T`` with the smallest (their Figure 5; ``P = T / (T + B)``).  The

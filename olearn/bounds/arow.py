@@ -71,10 +71,13 @@ def arow_bound(run, X, y, u):
     ----------
     run : olearn.AROW
         Fitted with ``covariance="full"`` in one pass over ``(X, y)``.
-    X, y : the stream, in the order the run saw it.
+    X, y : arrays
+        The stream, in the order the run saw it.
     u : array of shape (n_features,)
         Any competitor (the bound holds for every ``u``).
 
+    Notes
+    -----
     Returns a :class:`olearn.bounds.BoundCheck` with ``observed = M`` and the
     terms ``M``, ``U``, ``sum_g``, ``quad = r||u||^2/a + u'X_A u`` and
     ``logdet = log det(I + a X_A / r)``.  The run's final mean is replayed

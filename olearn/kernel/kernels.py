@@ -2,12 +2,15 @@
 
 Built-in kernels (``kind`` codes used by the compiled loops):
 
-``"linear"``  ``k(x, x') = x . x'``
-``"rbf"``     ``k(x, x') = exp(-||x - x'||^2 / (2 sigma^2))`` (the DUOL paper's
-              Gaussian kernel, ``sigma = 8``), computed as
-              ``exp(-(||x||^2 + ||x'||^2 - 2 x.x') / (2 sigma^2))`` from the
-              cached squared norms of the support vectors;
-``"poly"``    ``k(x, x') = (x . x' + coef0)^degree``.
+``"linear"``
+    ``k(x, x') = x . x'``
+``"rbf"``
+    ``k(x, x') = exp(-||x - x'||^2 / (2 sigma^2))`` (the DUOL paper's
+    Gaussian kernel, ``sigma = 8``), computed as
+    ``exp(-(||x||^2 + ||x'||^2 - 2 x.x') / (2 sigma^2))`` from the
+    cached squared norms of the support vectors;
+``"poly"``
+    ``k(x, x') = (x . x' + coef0)^degree``.
 
 A callable ``kernel(A, B)`` returning the ``(len(A), len(B))`` matrix is also
 accepted; its output is checked for shape and finiteness on every call

@@ -14,18 +14,18 @@ Preprocessing (section 2.2), in training and at test time
     incoming row is present (the row adds it).
 
 Score and mistake condition (with ``u``, ``v`` the positive and negative models)
-    PW:   ``score = <x~, u> - theta``;
-    BW:   ``score = <x~, u> - <x~, v> - theta``, mistake iff the prediction
-          ``score > 0`` disagrees with ``y``;
-    MBW:  the BW score, "mistake" iff ``y * score <= M`` (thick separator).
+    - PW: ``score = <x~, u> - theta``;
+    - BW: ``score = <x~, u> - <x~, v> - theta``, mistake iff the prediction
+      ``score > 0`` disagrees with ``y``;
+    - MBW: the BW score, "mistake" iff ``y * score <= M`` (thick separator).
 
-Update on a mistake, for every feature j present in ``x_t`` (and the
-always-on feature); nothing else is touched
-    PW:   ``u_j *= alpha`` if ``y > 0``, ``u_j *= beta`` if ``y < 0``;
-    BW:   as PW for ``u``, and ``v_j *= beta`` if ``y > 0``, ``v_j *= alpha``
-          if ``y < 0``;
-    MBW:  the BW factors times ``(1 + x~_j)`` (with ``alpha``) and
-          ``(1 - x~_j)`` (with ``beta``).
+Update on a mistake, for every feature j present in ``x_t`` (and the always-on feature); nothing else is touched
+    - PW: ``u_j *= alpha`` if ``y > 0``, ``u_j *= beta`` if ``y < 0``;
+    - BW: as PW for ``u``, and ``v_j *= beta`` if ``y > 0``, ``v_j *= alpha``
+      if ``y < 0``;
+    - MBW: the BW factors times ``(1 + x~_j)`` (with ``alpha``) and
+      ``(1 - x~_j)`` (with ``beta``).
+
     Initial weights: ``u = theta0`` (PW), ``u = theta0+``, ``v = theta0-`` (BW,
     MBW), in every dimension.
 
@@ -557,13 +557,18 @@ class PositiveWinnow(WinnowClassifier):
     (``y = +1``) or ``beta`` (``y = -1``).  See :mod:`olearn.linear.winnow` for the
     preprocessing, the test-time rule and the exact state.
 
-    Parameters (Table 3 defaults)
+    Parameters
     ----------
-    alpha : float > 1, default=1.5      promotion
-    beta : float in (0, 1), default=0.5 demotion
-    theta : float > 0, default=1.0      threshold theta_th
-    theta0 : float > 0, default=1.0     initial weight (frozen once fitted)
-    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    alpha : float > 1, default=1.5
+        Promotion factor.
+    beta : float in (0, 1), default=0.5
+        Demotion factor.
+    theta : float > 0, default=1.0
+        Threshold theta_th.
+    theta0 : float > 0, default=1.0
+        Initial weight (frozen once fitted).
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
     """
 
     _kind = PW
@@ -591,11 +596,13 @@ class BalancedWinnow(WinnowClassifier):
     v_j *= alpha`` (``y = -1``); ``u = theta0_pos``, ``v = theta0_neg``
     initially.
 
-    Parameters (Table 3 defaults)
+    Parameters
     ----------
-    alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0, theta0_neg=1.0
-        (the initial weights are frozen once fitted)
-    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    alpha, beta, theta, theta0_pos, theta0_neg : float
+        Defaults 1.5, 0.5, 1.0, 2.0, 1.0 (Table 3); the initial weights
+        ``theta0_pos``, ``theta0_neg`` are frozen once fitted.
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
     """
 
     _kind = BW
@@ -624,11 +631,14 @@ class ModifiedBalancedWinnow(BalancedWinnow):
     (the thick separator, ``M``), with the factors ``alpha (1 + x~_j)`` and
     ``beta (1 - x~_j)`` in place of ``alpha`` and ``beta``.
 
-    Parameters (Table 3 defaults)
+    Parameters
     ----------
-    alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0, theta0_neg=1.0
-    margin : float >= 0, default=1.0    M
-    n_epochs, shuffle, random_state     as in :class:`olearn.Perceptron`
+    alpha, beta, theta, theta0_pos, theta0_neg : float
+        As in :class:`BalancedWinnow` (Table 3 defaults).
+    margin : float >= 0, default=1.0
+        The thick separator M.
+    n_epochs, shuffle, random_state
+        As in :class:`olearn.Perceptron`.
     """
 
     _kind = MBW
