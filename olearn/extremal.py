@@ -108,6 +108,21 @@ class ExtremalFeatureSelection(SelectorMixin, BaseEstimator):
     P : float in [0, 1], default=0.9
         Fraction of the ``k`` taken from the top of ``|u - v|``.
     learner : BalancedWinnow or ModifiedBalancedWinnow, default=ModifiedBalancedWinnow()
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from olearn import ExtremalFeatureSelection
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.choice([-1, 1], size=400)
+    >>> X = (rng.random(size=(400, 20)) < 0.2).astype(float)   # 18 noise features
+    >>> X[:, 0] = (y == 1) & (rng.random(400) < 0.8)           # fires on positives
+    >>> X[:, 1] = (y == -1) & (rng.random(400) < 0.8)          # fires on negatives
+    >>> efs = ExtremalFeatureSelection(n_features=2, P=1.0).fit(X, y)
+    >>> np.flatnonzero(efs.get_support()).tolist()             # the two largest |u - v|
+    [0, 1]
+    >>> efs.transform(X).shape
+    (400, 2)
     """
 
     def __init__(self, n_features=100, P=0.9, learner=None):

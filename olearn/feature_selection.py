@@ -551,6 +551,19 @@ class FeatureSelected(OnlineClassifier):
     selected_ : ndarray of int
         Features used by the latest block (increasing order).
     n_features_selected_ : int
+
+    Examples
+    --------
+    >>> from olearn import FeatureSelected, PA
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 20))
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)      # only features 0 and 1 matter
+    >>> clf = FeatureSelected(PA(), method="info_gain", k=2).fit(X, y)   # one online pass
+    >>> sorted(int(j) for j in clf.selected_)
+    [0, 1]
+    >>> int(clf.n_mistakes_)
+    53
     """
 
     _frozen_params = ("k", "method", "threshold")

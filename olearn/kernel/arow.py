@@ -144,6 +144,17 @@ class KernelAROW(OnlineClassifier):
     ----------
     support_vectors_ : the rows of the update rounds, shape (n_support, d)
     dual_coef_ : ``alpha``, shape (n_support,)
+
+    Examples
+    --------
+    >>> from olearn import KernelAROW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelAROW(r=1.0, kernel="linear").fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _frozen_params = ("kernel", "gamma", "degree", "coef0", "a")

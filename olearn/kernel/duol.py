@@ -53,6 +53,17 @@ class DUOL(KernelClassifier):
         among them).
     scores_ : array
         The maintained ``f_i = y_i f(x_i)`` of the support vectors.
+
+    Examples
+    --------
+    >>> from olearn import DUOL
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = DUOL(C=5.0, rho=0.2, kernel="rbf", sigma=8.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (5, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = DUOL_RULE

@@ -47,7 +47,19 @@ class _KernelBase(KernelClassifier):
 class KernelPerceptron(_KernelBase):
     """Kernel Perceptron (Rosenblatt; kernelised as in Kivinen, Smola and
     Williamson 2001): add ``x_t`` with coefficient ``y_t`` when
-    ``y_t f(x_t) <= 0``.  See :mod:`olearn.kernel.learners` for the parameters."""
+    ``y_t f(x_t) <= 0``.  See :mod:`olearn.kernel.learners` for the parameters.
+
+    Examples
+    --------
+    >>> from olearn import KernelPerceptron
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelPerceptron(kernel="rbf", sigma=8.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (4, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
+    """
 
     _rule = PERCEPTRON
 
@@ -56,14 +68,38 @@ class KernelROMMA(_KernelBase):
     """Kernel ROMMA (Li and Long 1999): ``f <- c f + d k(x_t, .)`` on mistakes,
     with the ``(c, d)`` of :mod:`olearn.linear.romma` computed from
     ``k(x_t, x_t)``, ``f(x_t)`` and ``||f||^2``.  When ``c = 0`` the old support
-    vectors are dropped.  See :mod:`olearn.kernel.learners` for the parameters."""
+    vectors are dropped.  See :mod:`olearn.kernel.learners` for the parameters.
+
+    Examples
+    --------
+    >>> from olearn import KernelROMMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelROMMA(kernel="rbf", sigma=8.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (4, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
+    """
 
     _rule = ROMMA_RULE
 
 
 class KernelAggressiveROMMA(_KernelBase):
     """Kernel aggressive ROMMA (agg-ROMMA of the paper): the ROMMA step whenever
-    ``y_t f(x_t) < 1``.  See :mod:`olearn.kernel.learners` for the parameters."""
+    ``y_t f(x_t) < 1``.  See :mod:`olearn.kernel.learners` for the parameters.
+
+    Examples
+    --------
+    >>> from olearn import KernelAggressiveROMMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelAggressiveROMMA(kernel="rbf", sigma=8.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (4, 5)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
+    """
 
     _rule = AGG_ROMMA
 
@@ -88,6 +124,17 @@ class KernelALMA(_KernelBase):
         As in :class:`olearn.ALMA` (defaults ``1/alpha`` and ``sqrt(2)``); ``C``
         here is ALMA's step scale, not the SVM penalty.
     Other parameters: see :mod:`olearn.kernel.learners`.
+
+    Examples
+    --------
+    >>> from olearn import KernelALMA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelALMA(p=2, alpha=0.9, kernel="linear").fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = ALMA_RULE
@@ -141,6 +188,17 @@ class KernelPA(_KernelBase):
         The paper's ``C = 5``.
     variant : {"PA-I", "PA-II", "PA"}, default="PA-I"
     Other parameters: see :mod:`olearn.kernel.learners`.
+
+    Examples
+    --------
+    >>> from olearn import KernelPA
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = KernelPA(C=5.0, variant="PA-I", kernel="linear").fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = PA_RULE

@@ -129,6 +129,17 @@ class OnlineSVM(KernelClassifier):
     n_nonconverged_ : int
         Trials whose ascent hit ``max_sweeps``.
     n_sweeps_, n_coordinate_steps_ : int
+
+    Examples
+    --------
+    >>> from olearn import OnlineSVM
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = OnlineSVM(C=5.0, kernel="rbf", sigma=8.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (5, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = -1

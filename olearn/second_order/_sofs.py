@@ -109,6 +109,17 @@ class SOFS(OnlineClassifier):
         Number of features kept.
     r : float > 0, default=1.0
         AROW's regulariser.
+
+    Examples
+    --------
+    >>> from olearn import SOFS
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = SOFS(B=2, r=1.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _frozen_params = ("B",)

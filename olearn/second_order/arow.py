@@ -97,6 +97,17 @@ class AROW(SecondOrderClassifier):
     ----------
     coef_ : the mean ``mu``, shape (1, n_features)
     covariance_ : ``Sigma`` (d x d, exactly symmetric) or its diagonal
+
+    Examples
+    --------
+    >>> from olearn import AROW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = AROW(r=1.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = 0
@@ -131,6 +142,17 @@ class NAROW(SecondOrderClassifier):
         ``b > 0``.
     covariance, a, diagonal, n_epochs, shuffle, random_state
         As in :class:`AROW`.
+
+    Examples
+    --------
+    >>> from olearn import NAROW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = NAROW(b=1.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = 6

@@ -171,6 +171,17 @@ class BCW(OnlineClassifier):
         Which inversion ran and the seconds of the Sigma step and of the pass.
     sigma_time_, pass_time_ : float
         Their totals.
+
+    Examples
+    --------
+    >>> from olearn import BCW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = BCW(C=1.0, q=1).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 6)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, C=1.0, q=1, batch_size=None, *, sigma_method="auto",

@@ -149,6 +149,17 @@ class CW(SecondOrderClassifier):
         exact convex CW of Crammer et al. (2008).
     covariance, a, diagonal, n_epochs, shuffle, random_state
         As in :class:`olearn.AROW`.
+
+    Examples
+    --------
+    >>> from olearn import CW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = CW(eta=0.95, version="variance").fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, eta=0.95, version="variance", covariance="full", a=1.0,
@@ -192,6 +203,17 @@ class SCW(SecondOrderClassifier):
         Hinge loss (SCW-I) or squared hinge loss (SCW-II).
     covariance, a, diagonal, n_epochs, shuffle, random_state
         As in :class:`olearn.AROW`.
+
+    Examples
+    --------
+    >>> from olearn import SCW
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = SCW(C=1.0, eta=0.95, variant="I").fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 4)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     def __init__(self, C=1.0, eta=0.95, variant="I", covariance="full", a=1.0,

@@ -101,6 +101,19 @@ class SBCW(OnlineClassifier):
     n_iter_ : int
         Cutting-plane iterations of the last batch.
     iter_times_ : list of float
+
+    Examples
+    --------
+    >>> from olearn import SBCW
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 20))
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)      # only features 0 and 1 matter
+    >>> clf = SBCW(C=1.0, r=2).fit(X, y)                # keep r = 2 features
+    >>> clf.coef_.nonzero()[1].tolist()                 # coef_ is sparse
+    [0, 1]
+    >>> round(clf.score(X, y), 3)
+    0.985
     """
 
     def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,

@@ -46,6 +46,17 @@ class SOP(SecondOrderClassifier):
     covariance : {"full", "diag"}, default="full"
     diagonal, n_epochs, shuffle, random_state
         As in :class:`olearn.AROW`.
+
+    Examples
+    --------
+    >>> from olearn import SOP
+    >>> X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5], [0.5, -1.0], [-0.5, -0.5]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = SOP(a=1.0).fit(X, y)   # one online pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (2, 3)
+    >>> clf.predict([[2.0, 0.0], [0.0, 2.0]]).tolist()
+    [1, -1]
     """
 
     _rule = 5
