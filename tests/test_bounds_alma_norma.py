@@ -59,6 +59,7 @@ def test_alma_bound_holds_on_random_streams(p, alpha):
         assert t["sum_form_lhs"] <= t["sum_form_rhs"] + 1e-9, (name, t)
         assert t["potential_lhs"] <= t["potential_rhs"] + 1e-9, (name, t)
         assert t["mistakes"] <= check.observed == run.n_updates_
+        assert check.bound == min(t["bound_2a"], t["bound_2b"])
 
 
 @pytest.mark.parametrize("p", [2.0, 4.0])
@@ -96,14 +97,17 @@ def test_alma_explicit_bound_by_hand():
     # m = 1: 0.828 <= 1; m = 2: 1.464 <= 1.347 fails, and so does every larger m -> 1.
     assert alma_mistake_bound_value(1.0, 0.0, 2.0, 1.0, 1.0, 1.0) == 1.0
     # and in general the value is the last m with h(m) <= 0
-    for gamma, D, p, alpha in [(0.1, 0.0, 2.0, 0.9), (0.05, 3.0, 3.0, 0.5), (0.3, 10.0, 6.0, 1.0)]:
+    for gamma, D, D2, p, alpha in [(0.1, 0.0, 0.0, 2.0, 0.9), (0.05, 3.0, 0.0, 3.0, 0.5),
+                                   (0.3, 10.0, 0.0, 6.0, 1.0), (0.05, 0.0, 2.0, 2.0, 0.9),
+                                   (0.2, 0.0, 7.0, 4.0, 0.5)]:
         B, C = 1 / alpha, math.sqrt(2)
-        m = alma_mistake_bound_value(gamma, D, p, alpha, B, C)
+        m = alma_mistake_bound_value(gamma, D, p, alpha, B, C, D2=D2)
         c, K = C / math.sqrt(p - 1), (1 - alpha) * B * C + C * C / 2
 
         def h(n):
-            return 2 * gamma * (math.sqrt(n + 1) - 1) - D - (0.5 + K * (1 + math.log(n))) / c
-        assert h(m) <= 0 < h(m + 1)
+            log = 1 + math.log(n)
+            return 2 * gamma * (math.sqrt(n + 1) - 1) - D - D2 * math.sqrt(log) - (0.5 + K * log) / c
+        assert m >= 1 and h(m) <= 0 < h(m + 1)
         assert all(h(n) > 0 for n in (m + 2, 2 * m, 10 * m))
 
 

@@ -20,13 +20,15 @@ updates, at trials ``t_1 < ... < t_m``, then
 
     (1)  c sum_{k=1}^m (gamma - d_{t_k}) / sqrt(k)  <=  1/2 + K H_m,
 
-and therefore, with ``sum_{k<=m} k^{-1/2} >= 2(sqrt(m+1) - 1)`` and ``H_m <=
-1 + ln m``,
+and therefore, with ``sum_{k<=m} k^{-1/2} >= 2(sqrt(m+1) - 1)``, ``H_m <=
+1 + ln m`` and ``D2_gamma = sqrt(sum_t d_t^2)``,
 
-    (2)  2 gamma (sqrt(m+1) - 1) <= D_gamma + (1/2 + K (1 + ln m)) / c.
+    (2a) 2 gamma (sqrt(m+1) - 1) <= D_gamma + (1/2 + K (1 + ln m)) / c,
+    (2b) 2 gamma (sqrt(m+1) - 1) <= D2_gamma sqrt(1 + ln m) + (1/2 + K (1 + ln m)) / c.
 
-The bound on ``m`` is the largest ``m`` satisfying (2) (it exists: the left
-side grows as ``sqrt(m)``, the right one as ``ln m``).  A round with ``y_t
+The bound on ``m`` is the smaller of the largest ``m`` satisfying (2a) and
+the largest satisfying (2b) (both exist: the left side grows as
+``sqrt(m)``, the right ones as ``ln m``).  A round with ``y_t
 w_t.x_t <= 0`` is an update, so the same number bounds the mistakes.
 
 Proof (potential).  With ``D(u, w) = 1/2||u||_q^2 + 1/2||w||_q^2 - u.f(w)``
@@ -39,9 +41,10 @@ eta_k^2 / 2`` by the (p-1)-smoothness of ``1/2||.||_p^2`` with respect to
 ``D(u, w_{k+1}) <= D(u, w'_k)`` for ``||u||_q <= 1``.  Summing from ``D(u,
 0) = 1/2`` and using ``y u.x^ >= gamma - d_t``, ``y w_k.x^ <= (1-alpha)
 gamma_k``, ``eta_k gamma_k = BC/k`` and ``(p-1) eta_k^2 = C^2/k`` gives (1);
-``sum_k d_{t_k}/sqrt(k) <= D_gamma`` gives (2).
+``sum_k d_{t_k}/sqrt(k) <= D_gamma`` gives (2a), and Cauchy-Schwarz,
+``sum_k d_{t_k}/sqrt(k) <= D2_gamma sqrt(H_m)``, gives (2b).
 
-:func:`alma_bound` returns ``observed = m`` against (2), and in its terms
+:func:`alma_bound` returns ``observed = m`` against min((2a), (2b)), and in its terms
 both sides of (1) and of the potential inequality before the margin
 hypotheses are used, ``sum_k [eta_k (y u.x^ - y w_k.x^) - (p-1) eta_k^2/2] <=
 1/2 - D(u, w_{m+1})`` (an equality for ``p = 2`` when no projection is
@@ -85,13 +88,14 @@ def alma_parameters(run):
     return p, p / (p - 1.0), alpha, B, C
 
 
-def alma_mistake_bound_value(gamma, D, p, alpha, B, C):
-    """The largest ``m >= 1`` with ``2 gamma (sqrt(m+1)-1) <= D + (1/2 + K(1 + ln m))/c``.
+def alma_mistake_bound_value(gamma, D, p, alpha, B, C, D2=0.0):
+    """The largest ``m >= 1`` with ``h(m) <= 0`` (0 if there is none), where
 
-    The function ``h(m) = 2 gamma (sqrt(m+1)-1) - D - (1/2 + K(1+ln m))/c``
-    decreases and then increases (``h' = gamma/sqrt(m+1) - K/(c m)``), so the
-    largest root is found by bisection right of its minimum.  Returns a float
-    (the real root, floored) or ``inf`` for ``gamma <= 0``.
+    ``h(m) = 2 gamma (sqrt(m+1) - 1) - D - D2 sqrt(1 + ln m) - (1/2 + K(1 + ln m))/c``:
+    form (2a) of the module docstring with ``D2 = 0``, form (2b) with ``D = 0``.
+    ``m h'(m) = gamma m / sqrt(m+1) - D2 / (2 sqrt(1 + ln m)) - K/c`` increases
+    with ``m``, so ``h`` decreases and then increases: the minimum and then the
+    largest root are found by bisection.  ``inf`` for ``gamma <= 0``.
     """
     if not gamma > 0:
         return math.inf
@@ -99,24 +103,39 @@ def alma_mistake_bound_value(gamma, D, p, alpha, B, C):
     K = (1.0 - alpha) * B * C + 0.5 * C * C
 
     def h(m):
-        return (2.0 * gamma * (math.sqrt(m + 1.0) - 1.0) - D
-                - (0.5 + K * (1.0 + math.log(m))) / c)
+        log = 1.0 + math.log(m)
+        return (2.0 * gamma * (math.sqrt(m + 1.0) - 1.0) - D - D2 * math.sqrt(log)
+                - (0.5 + K * log) / c)
 
-    # minimum of h: gamma m = (K/c) sqrt(m+1)
-    r = K / (c * gamma)
-    low = max(1.0, (r * r + r * math.sqrt(r * r + 4.0)) / 2.0)
+    def slope(m):     # m h'(m)
+        return (gamma * m / math.sqrt(m + 1.0)
+                - D2 / (2.0 * math.sqrt(1.0 + math.log(m))) - K / c)
+
+    low, high = 1.0, 2.0
+    if slope(low) < 0.0:                 # the minimum lies right of m = 1
+        while slope(high) < 0.0:
+            low, high = high, 2.0 * high
+        for _ in range(200):
+            mid = 0.5 * (low + high)
+            low, high = (mid, high) if slope(mid) < 0.0 else (low, mid)
     if h(low) > 0.0:
-        return 1.0 if h(1.0) <= 0.0 else 0.0
+        return 0.0
     high = 2.0 * low
     while h(high) <= 0.0:
         high *= 2.0
     for _ in range(200):
         mid = 0.5 * (low + high)
-        if h(mid) <= 0.0:
-            low = mid
-        else:
-            high = mid
+        low, high = (mid, high) if h(mid) <= 0.0 else (low, mid)
     return float(math.floor(low))
+
+
+def _both_bounds(gamma, margins_u, p, alpha, B, C):
+    """``(min, (2a), (2b), D_gamma, D2_gamma)`` for the normalised competitor margins."""
+    d = np.maximum(0.0, gamma - margins_u)
+    D, D2 = float(d.sum()), float(np.sqrt(d @ d))
+    a = alma_mistake_bound_value(gamma, D, p, alpha, B, C)
+    b = alma_mistake_bound_value(gamma, 0.0, p, alpha, B, C, D2=D2)
+    return min(a, b), a, b, D, D2
 
 
 def _updates(norms, margins_hat, p, alpha, B):
@@ -150,11 +169,12 @@ def _replay_p2(run, stream, trials, norms, margins_hat, C):
 
 
 def alma_bound(run, X, y, u, gamma=None):
-    """Our ALMA_p(alpha; B, C) update bound (module docstring, (2)) on a finished run.
+    """Our ALMA_p(alpha; B, C) update bound (module docstring, (2a)/(2b)) on a finished run.
 
     ``observed`` is the number of updates ``m`` (every round with ``y_t
     w_t.x_t <= 0`` on a nonzero row is one; the term ``mistakes`` counts
-    those), ``bound`` the largest ``m`` allowed by (2) for ``u / ||u||_q``.
+    those), ``bound`` the smaller of the largest ``m`` allowed by (2a) and by
+    (2b) for ``u / ||u||_q`` (terms ``bound_2a``, ``bound_2b``).
 
     Parameters
     ----------
@@ -200,15 +220,12 @@ def alma_bound(run, X, y, u, gamma=None):
         if positive.size == 0:
             raise ValueError("u has no positive margin on the stream; pass gamma.")
         candidates = np.unique(np.quantile(positive, np.linspace(0.0, 1.0, 200)))
-        values = [alma_mistake_bound_value(
-            g, float(np.maximum(0.0, g - margins_u[nonzero]).sum()), p, alpha, B, C)
-            for g in candidates]
+        values = [_both_bounds(g, margins_u[nonzero], p, alpha, B, C)[0]
+                  for g in candidates]
         gamma = float(candidates[int(np.argmin(values))])
     elif not (np.isfinite(gamma) and gamma > 0):
         raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}.")
-    d = np.maximum(0.0, gamma - margins_u[nonzero])
-    D = float(d.sum())
-    bound = alma_mistake_bound_value(gamma, D, p, alpha, B, C)
+    bound, bound_a, bound_b, D, D2 = _both_bounds(gamma, margins_u[nonzero], p, alpha, B, C)
 
     # (1) and the potential inequality, on the update trials
     m = trials.size
@@ -219,11 +236,11 @@ def alma_bound(run, X, y, u, gamma=None):
     w = np.asarray(run.coef_, dtype=np.float64).ravel()
     divergence = 0.5 + 0.5 * qnorm(w, q) ** 2 - float(u @ link(w, q))
     return make_check(
-        "ALMA_p(alpha; B, C): updates <= max{m : 2 gamma (sqrt(m+1) - 1) <= "
-        "D_gamma + (1/2 + K(1 + ln m)) sqrt(p-1)/C} (our derivation)",
+        "ALMA_p(alpha; B, C): updates <= min of the largest m allowed by (2a) "
+        "and by (2b) (our derivation)",
         m, bound,
         p=p, alpha=alpha, B=B, C=C, gamma=float(gamma), gamma_optimised=optimised,
-        D_gamma=D, u_norm_q=u_norm, mistakes=theorem_mistakes(stream),
+        D_gamma=D, D2_gamma=D2, bound_2a=bound_a, bound_2b=bound_b, u_norm_q=u_norm, mistakes=theorem_mistakes(stream),
         sign_errors=int(run.n_mistakes_), model_changes=int(run.n_updates_),
         rounds=int(run.n_rounds_),
         sum_form_lhs=float(c * np.sum((gamma - d_trials) / np.sqrt(k))),
