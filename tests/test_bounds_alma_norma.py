@@ -181,3 +181,12 @@ def test_norma_a_priori_case_by_hand():
     assert check.observed == 1.0
     assert check.bound == pytest.approx(20.0 / 3.0, rel=1e-14)
     assert check.terms["a_priori"] and check.terms["margin_term"] == 0.0
+
+
+def test_alma_zero_rows_are_neither_updates_nor_mistakes():
+    X, y, u = _noisy_stream(11, n=300)
+    X[::7] = 0.0
+    run = ALMA(p=3, alpha=0.9).fit(sp.csr_matrix(X), y)
+    check = alma_bound(run, sp.csr_matrix(X), y, u)
+    assert check.holds and check.terms["zero_rows"] == len(range(0, 300, 7))
+    assert check.terms["mistakes"] <= check.observed == run.n_updates_

@@ -56,7 +56,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..linear.alma import ALMA
-from ._common import check_replay, finished_run, make_check, theorem_mistakes
+from ._common import check_replay, finished_run, make_check
 
 
 def row_pnorms(X, p):
@@ -173,7 +173,8 @@ def alma_bound(run, X, y, u, gamma=None):
 
     ``observed`` is the number of updates ``m`` (every round with ``y_t
     w_t.x_t <= 0`` on a nonzero row is one; the term ``mistakes`` counts
-    those), ``bound`` the smaller of the largest ``m`` allowed by (2a) and by
+    those; a zero row is skipped by ALMA and counted in ``zero_rows``, not
+    in ``mistakes``), ``bound`` the smaller of the largest ``m`` allowed by (2a) and by
     (2b) for ``u / ||u||_q`` (terms ``bound_2a``, ``bound_2b``).
 
     Parameters
@@ -240,7 +241,9 @@ def alma_bound(run, X, y, u, gamma=None):
         "and by (2b) (our derivation)",
         m, bound,
         p=p, alpha=alpha, B=B, C=C, gamma=float(gamma), gamma_optimised=optimised,
-        D_gamma=D, D2_gamma=D2, bound_2a=bound_a, bound_2b=bound_b, u_norm_q=u_norm, mistakes=theorem_mistakes(stream),
+        D_gamma=D, D2_gamma=D2, bound_2a=bound_a, bound_2b=bound_b, u_norm_q=u_norm,
+        mistakes=int(np.count_nonzero((stream.margins <= 0.0) & nonzero)),
+        zero_rows=int(np.count_nonzero(~nonzero)),
         sign_errors=int(run.n_mistakes_), model_changes=int(run.n_updates_),
         rounds=int(run.n_rounds_),
         sum_form_lhs=float(c * np.sum((gamma - d_trials) / np.sqrt(k))),

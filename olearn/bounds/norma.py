@@ -83,9 +83,9 @@ def norma_bound(run, X, y, g):
     ``observed`` is ``L = sum_t max(0, rho - y_t w_t.x_t)``, ``bound`` the
     right side divided by ``1 - eta lam``.  The terms carry ``mistakes`` and
     ``mistake_bound = bound / rho``, and both sides of the regret inequality
-    ``sum_t [R_t(w_t) - R_t(g)] + (last term) <= sum_t (a_t - a_{t+1})/(2
-    eta_t) + sum_t eta_t ||nabla_t||^2 / 2`` before any term is dropped
-    (``regret_lhs``, ``regret_rhs``).
+    ``sum_t [R_t(w_t) - R_t(g)] <= sum_t (a_t - a_{t+1})/(2 eta_t) + sum_t
+    eta_t ||nabla_t||^2 / 2`` before any term is dropped (``regret_lhs``,
+    ``regret_rhs``; the right side is exactly ``sum_t nabla_t.(w_t - g)``).
 
     Parameters
     ----------
@@ -129,7 +129,7 @@ def norma_bound(run, X, y, g):
         f"+ Phi + sum eta_t sigma_t (||x_t||^2/2 - lam rho) (our derivation)",
         float(loss.sum()), bound,
         eta=eta, lam=lam, rho=rho, schedule=run.schedule, rounds=T,
-        g_norm=float(np.sqrt(gg)), sum_loss_g=float(loss_g.sum()), Phi=float(phi),
+        sum_loss=float(loss.sum()), g_norm=float(np.sqrt(gg)), sum_loss_g=float(loss_g.sum()), Phi=float(phi),
         A=A, margin_term=margin_sum, margin_errors=int(sigma.sum()),
         R=stream.R, a_priori=bool(stream.R ** 2 <= 2.0 * lam * rho),
         mistakes=theorem_mistakes(stream), mistake_bound=float(bound / rho),
