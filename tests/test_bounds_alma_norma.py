@@ -190,3 +190,19 @@ def test_alma_zero_rows_are_neither_updates_nor_mistakes():
     check = alma_bound(run, sp.csr_matrix(X), y, u)
     assert check.holds and check.terms["zero_rows"] == len(range(0, 300, 7))
     assert check.terms["mistakes"] <= check.observed == run.n_updates_
+
+
+def test_norma_a_priori_case_on_a_real_stream(real_stream):
+    # unit rows and lam rho = 1/2: ||x_t||^2 <= 2 lam rho, the learner-side sum is <= 0
+    from sklearn.preprocessing import Normalizer
+    name, X, y = real_stream
+    X = Normalizer().fit_transform(X)
+    run = NORMA(eta=0.5, lam=0.5, rho=1.0).fit(X, y)
+    g = svm_competitor(X, y, C=0.1)
+    check = norma_mistake_bound(run, X, y, g)
+    assert check.terms["a_priori"] and check.terms["margin_term"] <= 1e-9
+    assert check.holds, (name, check)
+    # the competitor-only form of the theorem holds as well
+    T, lam, eta = len(y), 0.5, 0.5
+    competitor_only = (check.terms["sum_loss_g"] + (T * lam / 2 + 1 / (2 * eta)) * g @ g) / (1 - eta * lam)
+    assert check.terms["mistakes"] <= check.terms["sum_loss"] <= competitor_only

@@ -131,7 +131,7 @@ def norma_bound(run, X, y, g):
         eta=eta, lam=lam, rho=rho, schedule=run.schedule, rounds=T,
         sum_loss=float(loss.sum()), g_norm=float(np.sqrt(gg)), sum_loss_g=float(loss_g.sum()), Phi=float(phi),
         A=A, margin_term=margin_sum, margin_errors=int(sigma.sum()),
-        R=stream.R, a_priori=bool(stream.R ** 2 <= 2.0 * lam * rho),
+        R=stream.R, a_priori=bool(stream.R ** 2 <= 2.0 * lam * rho * (1.0 + 1e-12)),
         mistakes=theorem_mistakes(stream), mistake_bound=float(bound / rho),
         sign_errors=int(run.n_mistakes_), model_changes=int(run.n_updates_),
         regret_lhs=regret,
