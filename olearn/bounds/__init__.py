@@ -9,9 +9,11 @@ and one import line below.
 import types as _types
 
 from ._common import BoundCheck, checks_frame, svm_competitor
+from .alma import alma_bound
 from .arow import arow_bound, arow_lemma_trace
 from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
                    theorem3)
+from .norma import norma_bound, norma_mistake_bound
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
 from .regularized import (drifting_stream, l1_constrained_bound,
                           l2_constrained_bound, objective_regularized_bound)
