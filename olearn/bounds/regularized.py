@@ -745,3 +745,64 @@ def round_terms(run, X, y, U):
     frame = pd.DataFrame({"mistake": mistake, "solved": solved, **rows})
     frame.index.name = "t"
     return frame
+
+
+def proof_step_slacks(run, X, y, U):
+    """The smallest slack of every inequality of the proofs of Theorems 3.1-3.4 on a run.
+
+    Computes :func:`round_terms` and returns a :class:`pandas.Series`, one
+    entry per step of the proofs (names as in the book), each the minimum over
+    the rounds the step is about of ``right side - left side`` of the
+    inequality as the proof writes it ``>= 0`` (an equality step gives
+    ``-|difference|``): a value ``>= -1e-9`` means the step holds on every
+    round of the run.  Steps that do not apply to the learner are absent.
+    ``R^2 = max_t ||x_t||^2``, ``D = max_t ||u_t||_2``, ``S`` the largest
+    dual norm of the learner's weights (``||.||_1`` for the L1 learner, whose
+    drift is measured in ``||.||_inf``), ``sigma = truncate_sigma`` (0 if
+    None).
+    """
+    import pandas as pd
+
+    tr = round_terms(run, X, y, U)
+    objective = isinstance(run, ObjectiveRegularizedPA)
+    l1 = isinstance(run, L1ConstrainedPA)
+    alpha = float(run.alpha) if objective else 0.0
+    sigma = 0.0 if run.truncate_sigma is None else float(run.truncate_sigma)
+    U = np.asarray(U, dtype=np.float64)
+    R2 = float(tr["q"].max())
+    D = float(np.sqrt(np.max(np.sum(U * U, axis=1))))
+    m = tr[tr["mistake"]]
+    solved = tr[tr["solved"]]
+    nxt = tr["w_next_l1"] if l1 else tr["w_next_l2"]
+    step = "u_step_inf" if l1 else "u_step_l2"
+    S = float(nxt.max())
+    terms = ["progress", "shrink", "truncation", "drift"]
+    s = {"Delta = progress + shrink + truncation + drift":
+         -float((tr["Delta"] - tr[terms].sum(axis=1)).abs().max())}
+    if run.update_on == "mistake" and (~tr["mistake"]).any():
+        s["Delta = 0 without a mistake (H)"] = -float(tr.loc[~tr["mistake"], "Delta"].abs().max())
+    if objective:
+        s["progress >= (l^2 - alpha^2)/q"] = float(
+            (m["progress"] - ((1 - m["p"]) ** 2 - alpha ** 2) / m["q"]).min())
+    else:
+        s["progress >= ||w'' - w_t||^2 (projection)"] = float(
+            np.min((solved["progress"] - solved["step_sq"]).to_numpy(), initial=0.0))
+        s["||w'' - w_t||^2 >= (1 - p)^2/q"] = float(
+            (m["step_sq"] - (1 - m["p"]) ** 2 / m["q"]).min())
+    s["progress >= (1 - alpha^2)/R^2"] = float((m["progress"] - (1 - alpha ** 2) / R2).min())
+    s["margin after the update >= 1"] = float((m["margin_after"] - 1.0).min())
+    if objective:
+        s["shrink >= -alpha ||u_t||^2/(2 + alpha)"] = float(
+            (m["shrink"] + alpha * m["u_sq"] / (2 + alpha)).min())
+    else:
+        s[f"||w_t+1||_{'1' if l1 else '2'} <= beta"] = float(run.beta) * (1 + 1e-12) - S
+    if run.truncate_sigma is not None:
+        s["||v_t||^2 <= sigma"] = sigma - float(tr["v_sq"].max())
+        s["v_t . w'' = ||v_t||^2"] = -float(tr["v_off"].max())
+        s["truncation >= -2 ||v_t|| ||u_t||"] = float(
+            (tr["truncation"] + 2 * np.sqrt(tr["v_sq"] * tr["u_sq"])).min())
+        s["truncation >= -2 sqrt(sigma) D"] = float(
+            (tr["truncation"] + 2 * np.sqrt(sigma) * D).min())
+    s["drift >= ||u_t||^2 - ||u_t+1||^2 - 2 S ||u_t - u_t+1||"] = float(
+        (tr["drift"] - (tr["u_sq"] - tr["u_next_sq"] - 2 * S * tr[step])).min())
+    return pd.Series(s, name=type(run).__name__)
