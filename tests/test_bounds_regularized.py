@@ -17,7 +17,8 @@ from sklearn.base import clone
 from olearn.bounds import checks_frame
 from olearn.bounds.regularized import (drifting_stream, l1_constrained_bound,
                                        l2_constrained_bound,
-                                       objective_regularized_bound)
+                                       objective_regularized_bound,
+                                       proof_step_slacks, round_terms)
 from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 
@@ -361,3 +362,86 @@ def test_usps_four_phase_stream(data_home, require_data):
         objective_regularized_bound(
             ObjectiveRegularizedPA(0.01, update_on="mistake").fit(X, y), X, y,
             single)
+
+
+# -- the per-round terms of the proofs (round_terms, proof_step_slacks) -----------
+def _reference_path(X, y, rule, sigma=None):
+    """w_0..w_T of a mistake-driven learner from the plain-numpy closed forms."""
+    W = [np.zeros(X.shape[1])]
+    for x, yt in zip(X, y):
+        w = W[-1]
+        p, q = yt * (w @ x), x @ x
+        if p <= 0:
+            w = rule(w, x, yt, p, q)
+            if sigma is not None:
+                w = _truncate(w, sigma)
+        W.append(w)
+    return np.array(W)
+
+
+@pytest.mark.parametrize("sigma", [None, 0.001])
+@pytest.mark.parametrize("kind", ["objective", "l2"])
+def test_round_terms_match_plain_references(kind, sigma):
+    alpha = 0.01
+    learner, rule = ((ObjectiveRegularizedPA(alpha, update_on="mistake", truncate_sigma=sigma),
+                      _lemma_3_1(alpha)) if kind == "objective" else
+                     (L2ConstrainedPA(D2, update_on="mistake", truncate_sigma=sigma),
+                      _lemma_3_2(D2)))
+    X, y, U = drifting_stream(1000, 10, 0.1, D2, R, random_state=0, learner=learner)
+    tr = round_terms(learner, X, y, U)
+    W = _reference_path(X, y, rule, sigma)
+    gaps = np.sum((W[:-1] - U[:-1]) ** 2, axis=1) - np.sum((W[1:] - U[1:]) ** 2, axis=1)
+    np.testing.assert_allclose(tr["Delta"], gaps, atol=1e-9)
+    parts = tr[["progress", "shrink", "truncation", "drift"]].sum(axis=1)
+    np.testing.assert_allclose(tr["Delta"], parts, atol=1e-12)
+    m = tr["mistake"].to_numpy()
+    assert m.sum() >= 2 and (m == (np.einsum("ij,ij->i", X, W[:-1]) * y <= 0)).all()
+    if kind == "objective":
+        # w' = w_t + tau y x, tau = (1 + alpha - p)/q: the progress term in closed form
+        p, q = tr["p"].to_numpy(), tr["q"].to_numpy()
+        tau = (1 + alpha - p) / q
+        Wp = W[:-1] + (tau * y)[:, None] * X
+        ref = np.sum((W[:-1] - U[:-1]) ** 2, axis=1) - np.sum((Wp - U[:-1]) ** 2, axis=1)
+        np.testing.assert_allclose(tr.loc[m, "progress"], ref[m], atol=1e-9)
+    truncated = tr["v_sq"].to_numpy() > 1e-20          # round-off of the scaled weights below
+    if sigma is None:
+        assert not truncated.any() and (tr["truncation"].abs() < 1e-12).all()
+    else:
+        assert truncated.any() and tr["v_sq"].max() <= sigma
+        assert not truncated[~m].any()                       # truncates on mistakes only
+    off = ~m
+    assert (tr.loc[off, "Delta"] == 0).all()                   # (H): nothing moves off mistakes
+
+
+@pytest.mark.parametrize("sigma", [None, 0.001])
+def test_every_step_of_the_proofs_holds_under_H(sigma):
+    for learner, _, norm, D in _setups(sigma):
+        if learner.update_on != "mistake":
+            continue
+        for seed in range(3):
+            run = clone(learner)
+            X, y, U = drifting_stream(800, 10, 0.1 if norm == "l2" else 0.05, D, R,
+                                      random_state=seed, norm=norm, learner=run)
+            slack = proof_step_slacks(run, X, y, U)
+            assert (slack >= -1e-9).all(), (_label(learner), seed, slack[slack < -1e-9])
+            assert "Delta = 0 without a mistake (H)" in slack.index
+            assert ("||v_t||^2 <= sigma" in slack.index) == (sigma is not None)
+            assert slack["progress >= (1 - alpha^2)/R^2"] > 0
+
+
+def test_proof_steps_fail_when_their_assumptions_fail():
+    # a competitor without margin (A1 fails): the progress step fails on the first mistake
+    run = ObjectiveRegularizedPA(0.01, update_on="mistake")
+    X, y, U = drifting_stream(300, 6, 0.1, D2, R, random_state=1, learner=run)
+    slack = proof_step_slacks(run, X, y, np.zeros_like(U))
+    assert slack["progress >= (1 - alpha^2)/R^2"] < 0
+    # every-round shrinkage: rounds without a mistake change Delta (no (H) step), and
+    # their shrinkage terms cost more than D^2 in all
+    run = ObjectiveRegularizedPA(0.01, update_on="round")
+    X, y, U = drifting_stream(1000, 10, 0.1, D2, R, random_state=0, learner=run)
+    tr = round_terms(run, X, y, U)
+    assert tr.loc[~tr["mistake"], "shrink"].sum() < -D2 ** 2
+    assert "Delta = 0 without a mistake (H)" not in proof_step_slacks(run, X, y, U).index
+    with pytest.raises(TypeError, match="regularized"):
+        from olearn import PA
+        round_terms(PA().fit(X, y), X, y, U)

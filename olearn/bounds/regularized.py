@@ -608,3 +608,201 @@ def _draw(rng, u, R, max_draws, batch=64):
             return x[ok[0]], float(np.sign(score[ok[0]]))
     raise ValueError(f"No x with margin >= 1 in {max_draws} draws: raise D R or "
                      f"lower d (now d={d}, ||u||_2={np.linalg.norm(u):.3g}, R={R}).")
+
+
+# -- per-round trace of the proofs ------------------------------------------------
+def round_terms(run, X, y, U):
+    """The per-round terms of the proofs of Theorems 3.1-3.4, one row per round.
+
+    Replays ``run`` (a finished :class:`ObjectiveRegularizedPA`,
+    :class:`L2ConstrainedPA` or :class:`L1ConstrainedPA`) one round at a time
+    and splits ``Delta_t = ||w_t - u_t||^2 - ||w_{t+1} - u_{t+1}||^2`` (rounds
+    ``t = 0..T-1`` here, ``t = 1..T`` in the book) the way the proofs do,
+    with ``w'`` the step of the round before any shrinkage (the PA-like step
+    ``w_t + tau y_t x_t`` of Lemma 3.1; for the constrained learners the
+    solution of (3.9)/(3.10)), ``w''`` the solution of the round's program
+    (``w'/(1 + alpha)``; ``= w'`` for the constrained learners) and
+    ``w_{t+1} = w'' - v_t`` after feature truncation:
+
+    * ``progress = ||w_t - u_t||^2 - ||w' - u_t||^2``,
+    * ``shrink = ||w' - u_t||^2 - ||w'' - u_t||^2`` (objective-regularized),
+    * ``truncation = ||w'' - u_t||^2 - ||w_{t+1} - u_t||^2``,
+    * ``drift = ||w_{t+1} - u_t||^2 - ||w_{t+1} - u_{t+1}||^2``,
+
+    so ``Delta = progress + shrink + truncation + drift`` exactly.  ``w''`` is
+    computed by the library's own round solvers
+    (:func:`olearn.linear.regularized.objective_regularized_step`,
+    :func:`~olearn.linear.regularized.l2_constrained_step`,
+    :func:`olearn.linear._l1ball.l1_constrained_solution`) from the replayed
+    ``w_t``, on the rounds on which the learner solves its program; the
+    replayed ``w_{t+1}`` comes from the learner itself, so ``v_t`` is
+    measured, not assumed (it is zero up to round-off without truncation).
+
+    Columns: ``mistake`` (``p_t <= 0``), ``solved`` (the program was solved
+    this round), ``p`` (margin ``y_t w_t.x_t``), ``q`` (``||x_t||_2^2``),
+    ``competitor_margin`` (``y_t u_t.x_t``), ``margin_after``
+    (``y_t w''.x_t``), the four terms and ``Delta``, ``step_sq``
+    (``||w' - w_t||^2``), ``v_sq`` (``||v_t||^2``), ``v_off`` (``|v_t.w'' -
+    ||v_t||^2|``: zero when ``v_t`` is ``w''`` restricted to the dropped
+    coordinates), ``u_sq`` (``||u_t||_2^2``), ``u_next_sq``, ``u_step_l2`` and
+    ``u_step_inf`` (``||u_t - u_{t+1}||``), ``w_prime_l2``
+    (``||w'||_2``), ``w_next_l2`` and ``w_next_l1`` (norms of ``w_{t+1}``),
+    ``w_l2`` (``||w_t||_2``).  ``U`` is ``u_0..u_T`` as in the bound functions.
+    Dense or sparse ``X``; ``O(T d)`` time (meant for ``T d`` up to ~10^7).
+    """
+    from ..linear._l1ball import l1_constrained_solution
+    from ..linear.regularized import (_NORM_SLACK, l2_constrained_step,
+                                      objective_regularized_step)
+    import pandas as pd
+
+    if isinstance(run, ObjectiveRegularizedPA):
+        kind = "objective"
+    elif isinstance(run, L2ConstrainedPA):
+        kind = "l2"
+    elif isinstance(run, L1ConstrainedPA):
+        kind = "l1"
+    else:
+        raise TypeError(f"round_terms is about the regularized PA learners; got "
+                        f"a {type(run).__name__}.")
+    learner_type = type(run)
+    stream, U, _ = _setup(run, X, y, U, learner_type, "path")
+    Xs = stream.X
+    Xs = Xs.tocsr() if sp.issparse(Xs) else np.ascontiguousarray(Xs)
+    y_pm = stream.y
+    labels = run.classes_[(y_pm > 0).astype(int)]
+    T, d = Xs.shape
+    on_mistake = run.update_on == "mistake"
+    replica = clone(run)
+    rows = {k: np.zeros(T) for k in (
+        "p", "q", "competitor_margin", "margin_after", "progress", "shrink",
+        "truncation", "drift", "Delta", "step_sq", "v_sq", "v_off", "u_sq",
+        "u_next_sq", "u_step_l2", "u_step_inf", "w_prime_l2", "w_next_l2",
+        "w_next_l1", "w_l2")}
+    mistake = np.zeros(T, dtype=bool)
+    solved = np.zeros(T, dtype=bool)
+    w = np.zeros(d)
+    for t in range(T):
+        x = (Xs[t].toarray().ravel() if sp.issparse(Xs) else Xs[t]).astype(np.float64)
+        yt = y_pm[t]
+        p, q, n = yt * float(w @ x), float(x @ x), float(w @ w)
+        if t == 0:
+            replica.partial_fit(Xs[:1], labels[:1], classes=run.classes_)
+        else:
+            replica._run(Xs[t:t + 1], y_pm[t:t + 1])
+        w_next = replica.coef_.ravel().copy()
+        # the round's program, as the compiled pass decides to solve it
+        solve = not (on_mistake and p > 0.0)
+        if kind == "l2":
+            solve = solve and (p < 1.0 or n > run.beta ** 2 * (1.0 + _NORM_SLACK))
+        w_pp = w.copy()
+        w_p = w.copy()
+        if solve:
+            if kind == "objective":
+                a, b = objective_regularized_step(p, q, float(run.alpha))
+                w_pp = a * w + b * yt * x
+                w_p = (1.0 + float(run.alpha)) * w_pp
+            elif kind == "l2":
+                a, b = l2_constrained_step(p, q, n, float(run.beta))
+                w_pp = a * w + b * yt * x
+                w_p = w_pp
+            else:
+                w_pp = l1_constrained_solution(w, x, yt, float(run.beta))[0]
+                w_p = w_pp
+        v = w_pp - w_next
+        u, u_next = U[t], U[t + 1]
+
+        def dist(a_, b_):
+            return float(np.sum((a_ - b_) ** 2))
+        r = rows
+        r["p"][t], r["q"][t] = p, q
+        r["competitor_margin"][t] = yt * float(u @ x)
+        r["margin_after"][t] = yt * float(w_pp @ x)
+        r["progress"][t] = dist(w, u) - dist(w_p, u)
+        r["shrink"][t] = dist(w_p, u) - dist(w_pp, u)
+        r["truncation"][t] = dist(w_pp, u) - dist(w_next, u)
+        r["drift"][t] = dist(w_next, u) - dist(w_next, u_next)
+        r["Delta"][t] = dist(w, u) - dist(w_next, u_next)
+        r["step_sq"][t] = dist(w_p, w)
+        r["v_sq"][t] = float(v @ v)
+        r["v_off"][t] = abs(float(v @ w_pp) - float(v @ v))
+        r["u_sq"][t], r["u_next_sq"][t] = float(u @ u), float(u_next @ u_next)
+        r["u_step_l2"][t] = float(np.linalg.norm(u - u_next))
+        r["u_step_inf"][t] = float(np.abs(u - u_next).max(initial=0.0))
+        r["w_prime_l2"][t] = float(np.linalg.norm(w_p))
+        r["w_next_l2"][t] = float(np.linalg.norm(w_next))
+        r["w_next_l1"][t] = float(np.abs(w_next).sum())
+        r["w_l2"][t] = float(np.sqrt(n))
+        mistake[t], solved[t] = p <= 0.0, solve
+        w = w_next
+    scale = 1.0 + np.abs(run.margins_).max(initial=0.0)
+    gap_m = float(np.max(np.abs(rows["p"] - run.margins_), initial=0.0))
+    gap_w = float(np.max(np.abs(w - run.coef_.ravel()), initial=0.0))
+    if gap_m > 1e-8 * scale or gap_w > 1e-8 * (1.0 + np.abs(w).max(initial=0.0)):
+        raise ValueError(
+            f"Replaying the run round by round does not reproduce it (margins "
+            f"differ by {gap_m:.3g}, weights by {gap_w:.3g}): pass the X, y the "
+            f"run saw, in the same order, from one pass started at w = 0.")
+    frame = pd.DataFrame({"mistake": mistake, "solved": solved, **rows})
+    frame.index.name = "t"
+    return frame
+
+
+def proof_step_slacks(run, X, y, U):
+    """The smallest slack of every inequality of the proofs of Theorems 3.1-3.4 on a run.
+
+    Computes :func:`round_terms` and returns a :class:`pandas.Series`, one
+    entry per step of the proofs (names as in the book), each the minimum over
+    the rounds the step is about of ``right side - left side`` of the
+    inequality as the proof writes it ``>= 0`` (an equality step gives
+    ``-|difference|``): a value ``>= -1e-9`` means the step holds on every
+    round of the run.  Steps that do not apply to the learner are absent.
+    ``R^2 = max_t ||x_t||^2``, ``D = max_t ||u_t||_2``, ``S`` the largest
+    dual norm of the learner's weights (``||.||_1`` for the L1 learner, whose
+    drift is measured in ``||.||_inf``), ``sigma = truncate_sigma`` (0 if
+    None).
+    """
+    import pandas as pd
+
+    tr = round_terms(run, X, y, U)
+    objective = isinstance(run, ObjectiveRegularizedPA)
+    l1 = isinstance(run, L1ConstrainedPA)
+    alpha = float(run.alpha) if objective else 0.0
+    sigma = 0.0 if run.truncate_sigma is None else float(run.truncate_sigma)
+    U = np.asarray(U, dtype=np.float64)
+    R2 = float(tr["q"].max())
+    D = float(np.sqrt(np.max(np.sum(U * U, axis=1))))
+    m = tr[tr["mistake"]]
+    solved = tr[tr["solved"]]
+    nxt = tr["w_next_l1"] if l1 else tr["w_next_l2"]
+    step = "u_step_inf" if l1 else "u_step_l2"
+    S = float(nxt.max())
+    terms = ["progress", "shrink", "truncation", "drift"]
+    s = {"Delta = progress + shrink + truncation + drift":
+         -float((tr["Delta"] - tr[terms].sum(axis=1)).abs().max())}
+    if run.update_on == "mistake" and (~tr["mistake"]).any():
+        s["Delta = 0 without a mistake (H)"] = -float(tr.loc[~tr["mistake"], "Delta"].abs().max())
+    if objective:
+        s["progress >= (l^2 - alpha^2)/q"] = float(
+            (m["progress"] - ((1 - m["p"]) ** 2 - alpha ** 2) / m["q"]).min())
+    else:
+        s["progress >= ||w'' - w_t||^2 (projection)"] = float(
+            np.min((solved["progress"] - solved["step_sq"]).to_numpy(), initial=0.0))
+        s["||w'' - w_t||^2 >= (1 - p)^2/q"] = float(
+            (m["step_sq"] - (1 - m["p"]) ** 2 / m["q"]).min())
+    s["progress >= (1 - alpha^2)/R^2"] = float((m["progress"] - (1 - alpha ** 2) / R2).min())
+    s["margin after the update >= 1"] = float((m["margin_after"] - 1.0).min())
+    if objective:
+        s["shrink >= -alpha ||u_t||^2/(2 + alpha)"] = float(
+            (m["shrink"] + alpha * m["u_sq"] / (2 + alpha)).min())
+    else:
+        s[f"||w_t+1||_{'1' if l1 else '2'} <= beta"] = float(run.beta) * (1 + 1e-12) - S
+    if run.truncate_sigma is not None:
+        s["||v_t||^2 <= sigma"] = sigma - float(tr["v_sq"].max())
+        s["v_t . w'' = ||v_t||^2"] = -float(tr["v_off"].max())
+        s["truncation >= -2 ||v_t|| ||u_t||"] = float(
+            (tr["truncation"] + 2 * np.sqrt(tr["v_sq"] * tr["u_sq"])).min())
+        s["truncation >= -2 sqrt(sigma) D"] = float(
+            (tr["truncation"] + 2 * np.sqrt(sigma) * D).min())
+    s["drift >= ||u_t||^2 - ||u_t+1||^2 - 2 S ||u_t - u_t+1||"] = float(
+        (tr["drift"] - (tr["u_sq"] - tr["u_next_sq"] - 2 * S * tr[step])).min())
+    return pd.Series(s, name=type(run).__name__)
