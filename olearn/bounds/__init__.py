@@ -16,7 +16,8 @@ from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
 from .norma import norma_bound, norma_mistake_bound
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
 from .regularized import (drifting_stream, l1_constrained_bound,
-                          l2_constrained_bound, objective_regularized_bound)
+                          l2_constrained_bound, objective_regularized_bound,
+                          proof_step_slacks, round_terms)
 
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith("_")
