@@ -1,17 +1,18 @@
 """The experiments of the AROW paper (Crammer, Kulesza, Dredze, NIPS 2009, Section 5).
 
 Figure 2(a) -- synthetic data
-    The generator of Crammer, Dredze and Pereira (NIPS 2008, "Exact convex
-    confidence-weighted learning"), as we read its description: 20
-    dimensions; the first two coordinates are a Gaussian with standard
-    deviations ``LONG_AXIS`` and ``SHORT_AXIS`` rotated by 45 degrees, the
+    The AROW paper says only that its synthetic data "are as in" Crammer,
+    Dredze and Pereira (NIPS 2008, "Exact convex confidence-weighted
+    learning"), with 10% of the training labels inverted, 5,000 training and
+    10,000 (noise-free) test examples and 100 runs.  The generator stays our
+    reading (the CW paper's text is not among our sources and the public
+    copies we found give only its abstract and introduction): 20 dimensions;
+    the first two coordinates are a Gaussian with standard deviations
+    ``LONG_AXIS`` and ``SHORT_AXIS`` (our choice) rotated by 45 degrees, the
     label is the side of the separator through the long axis of that ellipse
     (so the data are linearly separable, by a direction the learner must
     find among correlated features); the other 18 coordinates are
-    independent ``N(0, 2)`` (variance 2) noise.  The standard deviations of
-    the ellipse are our choice (the paper text was not available): see
-    :func:`synthetic`.  The AROW paper flips 10% of the training labels;
-    5,000 training and 10,000 (noise-free) test examples; 100 runs.
+    independent ``N(0, 2)`` (variance 2) noise.  See :func:`synthetic`.
 Figure 2(b)
     MNIST 3 vs 5 (``mnist-10k-3-vs-5``, pixels / 255): mistakes with respect
     to the noise-free labels during one online pass, at 0% and 10% noise.
@@ -198,6 +199,22 @@ TEXT = NEWSGROUPS + REUTERS + SENTIMENT
 QUICK_TASKS = [("usps-3-vs-5", "ocr-split"), ("mnist-10k-3-vs-5", "ocr-cv"),
                ("mnist-10k-7-vs-rest", "ocr-cv"), ("20newsgroups-pc-vs-mac", "text"),
                ("reuters21578-crude-vs-trade", "text"), ("movie_review_polarity", "text")]
+
+
+#: Table 1's data families: (family, the paper's data, the paper's number of
+#: tasks, our family as :func:`family` names it or None when not available).
+#: The paper (section 5) lists 15 + 3 + 3 + 6 + 3 text tasks and "100
+#: datasets total" for OCR: 130 tasks.
+FAMILIES = [
+    ("Amazon domains", "Amazon reviews, pairs of 6 domains", 15, None),
+    ("20 Newsgroups", "3 binary tasks of Dredze et al. (2008)", 3, "20 Newsgroups"),
+    ("Reuters", "RCV1-v2 pairs of labels", 3, "Reuters-21578 pairs"),
+    ("Sentiment", "Amazon reviews, 6 domains", 6, "movie reviews"),
+    ("Spam", "ECML/PKDD 2006 task A, 3 users", 3, None),
+    ("MNIST pairs", "MNIST, 45 digit pairs", 45, "MNIST-10k pairs"),
+    ("USPS pairs", "USPS, 45 digit pairs", 45, "USPS pairs"),
+    ("MNIST one-vs-all", "MNIST, 10 digits vs rest", 10, "MNIST-10k one-vs-all"),
+]
 
 
 def family(task):
