@@ -75,6 +75,8 @@ def make_learner(name, value, covariance="diag"):
         return SOP(a=value, covariance=covariance)
     if name == "PA":
         return PA(C=value, variant="PA-I")
+    if name == "PA plain":
+        return PA(variant="PA")                 # no C: ``value`` is ignored
     raise ValueError(f"unknown learner {name!r}")
 
 
@@ -287,9 +289,13 @@ WIDE_GRIDS = {"AROW": ("r", (0.01, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4)),
               "PA": ("C", (1e-5, 1e-4, 0.001, 0.01, 0.1, 1.0)),
               "SOP": ("a", (0.1, 1.0, 10.0, 100.0))}
 
+#: Plain PA (no aggressiveness parameter; only the number of passes is tuned):
+#: the paper does not say which PA it ran.
+PLAIN_PA_GRIDS = {"PA plain": ("C", (float("nan"),))}
+
 
 def _table1_task(name, kind, noise_levels, n_passes, n_runs, random_state, grids,
-                 quick):
+                 quick, learners=LEARNERS):
     """The rows of :func:`run_table1` for one task, and the seconds it took."""
     started = time.perf_counter()
     rows = []
@@ -314,7 +320,7 @@ def _table1_task(name, kind, noise_levels, n_passes, n_runs, random_state, grids
             yn = label_noise(y, noise, random_state=int(np.random.default_rng(seed)
                                                       .integers(2**31))) if noise else y
             runs.append((X, yn, Xt, yt, seed))
-        for learner in LEARNERS:
+        for learner in learners:
             pname, grid = grids[learner]
             X, yn, Xt, yt, seed = runs[0]
             curves = [_accuracy_by_pass(make_learner(learner, v), X, yn, Xt, yt,
@@ -335,7 +341,7 @@ def _table1_task(name, kind, noise_levels, n_passes, n_runs, random_state, grids
 
 
 def run_table1(tasks=None, noise_levels=NOISE_LEVELS, n_passes=None, n_runs=None,
-               random_state=0, progress=None, grids=None, n_jobs=1):
+               random_state=0, progress=None, grids=None, n_jobs=1, learners=LEARNERS):
     """Accuracy of AROW, CW, PA, SOP on every task and noise level.
 
     Per task and noise level: the training labels get the noise (test labels
@@ -347,13 +353,14 @@ def run_table1(tasks=None, noise_levels=NOISE_LEVELS, n_passes=None, n_runs=None
     ``grids``: the hyper-parameter grids (default :data:`GRIDS`); ``n_jobs``:
     tasks run at a time (joblib; every task is seeded on its own, so the
     result does not depend on ``n_jobs``); ``progress(name, seconds)`` is
-    called as each task finishes.
+    called as each task finishes; ``learners``: the learners to run (names
+    of :func:`make_learner`, each with an entry in ``grids``).
     """
     grids = GRIDS if grids is None else grids
     quick = quick_mode()
     tasks = table1_tasks() if tasks is None else tasks
     n_passes = (3 if quick else 10) if n_passes is None else n_passes
-    args = (noise_levels, n_passes, n_runs, random_state, grids, quick)
+    args = (noise_levels, n_passes, n_runs, random_state, grids, quick, tuple(learners))
     if n_jobs == 1:
         results = (_table1_task(name, kind, *args) for name, kind in tasks)
     else:
@@ -425,6 +432,16 @@ def reproduce(out_dir, parts=("figure2a", "figure2b", "table1"), progress=print,
                                         "grids": GRIDS, "max_passes": 10,
                                         "max_instances": 2000, "n_jobs": n_jobs,
                                         "seconds": round(time.perf_counter() - started)},
+             checkout)
+    if "pa_plain" in parts:
+        started = time.perf_counter()
+        plain = run_table1(grids=PLAIN_PA_GRIDS, learners=("PA plain",), n_jobs=n_jobs,
+                           progress=lambda n, s: progress(f"plain PA {n}: {s:.1f}s"))
+        save(plain, out_dir, "table1_pa_plain", {"tasks": table1_tasks(False),
+                                                 "noise_levels": list(NOISE_LEVELS),
+                                                 "grids": PLAIN_PA_GRIDS, "max_passes": 10,
+                                                 "max_instances": 2000, "n_jobs": n_jobs,
+                                                 "seconds": round(time.perf_counter() - started)},
              checkout)
     if "wide" in parts:
         tasks = [(t, "ocr-split") for t in OCR_USPS]
