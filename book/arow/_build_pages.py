@@ -770,9 +770,9 @@ from olearn.experiments import arow as ex
 from olearn.experiments import quick_mode
 
 RESULTS = Path("../results/arow") if Path("../results/arow").exists() else Path("book/results/arow")
-stored = {name: pd.read_csv(RESULTS / f"{name}.csv") for name in ("figure2a", "figure2b", "table1")}
+stored = {name: pd.read_csv(RESULTS / f"{name}.csv") for name in ("figure2a", "figure2b", "table1", "table1_pa_plain")}
 prov = {name: json.loads((RESULTS / f"{name}.provenance.json").read_text())
-        for name in ("figure2a", "figure2b", "table1")}
+        for name in ("figure2a", "figure2b", "table1", "table1_pa_plain")}
 """),
     hidden(r"""
 # NBVAL_CHECK_OUTPUT
@@ -945,7 +945,17 @@ for noise in (0.0, 0.3):
 side.round(2)
 """),
     md(r"""
-PROSE14
+We ran {glue:text}`n_tasks:.0f` tasks where the paper ran {glue:text}`n_paper_tasks:.0f`
+({glue:text}`n_ocr:.0f` OCR and {glue:text}`n_text:.0f` text tasks, of which
+{glue:text}`n_reuters:.0f` Reuters-21578 pairs; the family table above). At 0% noise AROW's
+mean rank is {glue:text}`rank_arow_0:.2f` (paper 1.51), CW's {glue:text}`rank_cw_0:.2f`
+(paper 1.63), PA's {glue:text}`rank_pa_0:.2f` (paper 2.95); at 30% noise AROW
+{glue:text}`rank_arow_30:.2f` (paper 1.25), CW {glue:text}`rank_cw_30:.2f` (paper 2.76), PA
+{glue:text}`rank_pa_30:.2f` (paper 2.08), SOP {glue:text}`rank_sop_30:.2f` (paper 3.91).
+As in the paper, AROW ranks ahead of CW at every noise level, CW falls behind as noise grows
+and SOP is last. Unlike the paper, our PA (PA-I with $C$ tuned) ranks first at every noise
+level above 0, so AROW does worse than in the paper at every noise level (its deviation is
+positive throughout); the rest of this section shows why.
 """),
     hidden(r"""
 # NBVAL_CHECK_OUTPUT
@@ -955,6 +965,10 @@ assert set(ours_counts.index) <= {f[3] for f in ex.FAMILIES}
 assert families.loc["total", "paper: tasks"] == 130
 assert (t1.groupby("task").size() == len(ex.NOISE_LEVELS) * len(ex.LEARNERS)).all()
 assert (ranks.sum(axis=1) - 10).abs().max() < 1e-12          # ranks 1..4 sum to 10
+assert (ranks["AROW"] < ranks["CW"]).all() and ranks.loc[0.3, "CW"] > ranks.loc[0.0, "CW"]
+assert (ranks.idxmax(axis=1) == "SOP").all()
+assert (ranks.loc[ranks.index > 0].idxmin(axis=1) == "PA").all()
+assert (side[[(l, "deviation") for l in ["AROW"]]] > 0).all().all()
 print(f"{len(tasks)} tasks, every one at {len(ex.NOISE_LEVELS)} noise levels x {len(ex.LEARNERS)} learners")
 CHECK = [("usps-3-vs-5", "ocr-split", 4), ("mnist-10k-7-vs-rest", "ocr-cv", 3),
          ("reuters21578-crude-vs-trade", "text", 10)]
@@ -971,7 +985,7 @@ if quick_mode():
           + " at noise 0 and 0.3 re-computed, equal to the stored rows")
 """),
     md(r"""
-PROSE_FAMILY
+Mean rank per family at 0% and 30% noise (our tasks per family in the first column):
 """),
     code(r"""
 by_task = t1.pivot_table(index=["family", "task", "noise"], columns="learner", values="accuracy")
@@ -983,14 +997,49 @@ per_family.insert(0, "tasks", ours_counts.reindex(per_family.index))
 per_family.round(2)
 """),
     md(r"""
-**Where we differ from the paper, and why.** Our CW ranks like the paper's at 0% noise and
-falls behind as noise grows, as in the paper, and SOP is last. But our PA-I ranks better
-than in the paper, and at high noise better than AROW. The cell below shows one reason:
-in the tuning run PA-I picks the smallest $C$ of its grid and AROW very often the largest
-$r$, i.e. both want more regularisation than the grids offer, and PA-I's grid reaches
-further ($C = 0.001$ is a PA-II-like step with $1/(2C) = 500$, beyond AROW's $r = 100$).
-We did not tune to the paper's numbers; instead we re-ran the 45 USPS pairs at 0% and 30%
-noise with grids extended on both sides (AROW $r$ up to $10^4$, PA-I $C$ down to $10^{-5}$).
+**Where we differ from the paper, and why.** PA-I's lead under noise is not the effect of one
+family: at 30% noise it ranks first in every family (table above). Two
+reasons, each measured rather than tuned away.
+
+*Which PA.* The paper does not say which PA it ran, and it names only "$r$ for AROW" among the
+tuned hyper-parameters. Our PA is PA-I with $C$ tuned on the grid 0.001 to 1; at 30% noise the
+tuning run picks the smallest $C$ on {glue:text}`edge_pa_small:.0f`% of the tasks, a very
+conservative step that averages the flipped labels out. We re-ran every task with plain PA
+(no $C$; only the number of passes tuned; same protocol, folds and seeds;
+`table1_pa_plain.csv`) in place of PA-I. With it AROW's mean rank at 30% noise is
+{glue:text}`plain_arow_30:.2f` (paper 1.25) and plain PA's {glue:text}`plain_pa_30:.2f`
+(paper 2.08); AROW ranks first at every noise level, as in the paper, and the deviations are
+smaller than with PA-I:
+"""),
+    code(r"""
+plain = stored["table1_pa_plain"]
+with_plain = pd.concat([t1[t1["learner"] != "PA"], plain.assign(learner="PA")])
+plain_ranks = ex.mean_ranks(with_plain)
+side_plain = pd.concat({"paper": ex.PAPER_TABLE1, "ours, plain PA": plain_ranks}, axis=1)
+side_plain = side_plain.reorder_levels([1, 0], axis=1)
+for l in ex.LEARNERS:
+    side_plain[(l, "deviation")] = side_plain[(l, "ours, plain PA")] - side_plain[(l, "paper")]
+side_plain = side_plain[[(l, w) for l in ex.LEARNERS for w in ("paper", "ours, plain PA", "deviation")]]
+glue_number("plain_arow_30", plain_ranks.loc[0.3, "AROW"])
+glue_number("plain_pa_30", plain_ranks.loc[0.3, "PA"])
+side_plain.round(2)
+"""),
+    hidden(r"""
+# NBVAL_CHECK_OUTPUT
+assert set(plain["task"]) == set(tasks["task"]) and len(plain) == len(tasks) * len(ex.NOISE_LEVELS)
+assert (family_ranks.xs(0.3, level="noise").idxmin(axis=1) == "PA").all()
+assert (plain_ranks.idxmin(axis=1) == "AROW").all()
+assert (plain_ranks["AROW"] <= ranks["AROW"] + 1e-12).all()
+dev = lambda s: s[[(l, "deviation") for l in ex.LEARNERS]].abs().to_numpy().mean()
+assert dev(side_plain) < dev(side)
+print("with plain PA in place of PA-I, AROW ranks first at every noise level")
+"""),
+    md(r"""
+*Grid edges.* At 30% noise AROW picks the largest $r$ of its grid on
+{glue:text}`edge_arow_large:.0f`% of the tasks: both AROW and PA-I want more regularisation
+than the grids of the stored run offer. We did not tune to the paper's numbers; instead we
+re-ran the 45 USPS pairs at 0% and 30% noise with grids extended on both sides (AROW $r$ up
+to $10^4$, PA-I $C$ down to $10^{-5}$; `table1_wide_usps.csv`):
 """),
     code(r"""
 from IPython.display import display
@@ -1002,6 +1051,7 @@ for learner, (pname, grid) in ex.GRIDS.items():
                      "share at smallest": float((at == min(grid)).mean()),
                      "share at largest": float((at == max(grid)).mean())}
 edge = pd.DataFrame(edge).T
+edge = edge.astype({"share at smallest": float, "share at largest": float})
 display(edge.round(2))
 wide = pd.read_csv(RESULTS / "table1_wide_usps.csv")
 narrow = t1[(t1["kind"] == "ocr-split") & t1["noise"].isin([0.0, 0.3])]
@@ -1015,11 +1065,21 @@ compare.round(2)
 """),
     md(r"""
 With the wider grids AROW's mean rank on the USPS pairs at 30% noise is
-{glue:text}`wide_arow_30:.2f` and PA-I's {glue:text}`wide_pa_30:.2f`. Other differences we
-cannot remove: our task mix is OCR-heavy (65 of 72 tasks; the paper's is about two thirds
-OCR), CW is the variance version with the precision projection, the multi-pass protocol
-re-shuffles each pass, and the tuning run also picks the number of passes, which helps a
-heavily regularised PA-I under noise.
+{glue:text}`wide_arow_30:.2f` and PA-I's {glue:text}`wide_pa_30:.2f`: wider grids do not
+change the order. Other differences we cannot remove: our task mix is OCR-heavy
+({glue:text}`n_ocr:.0f` of {glue:text}`n_tasks:.0f` tasks; the paper's 100 of 130), the
+Amazon and spam families are missing, CW is the variance version with the precision
+projection, the multi-pass protocol re-shuffles each pass, and the tuning run also picks the
+number of passes, which helps a heavily regularised PA-I under noise.
+"""),
+    hidden(r"""
+# NBVAL_CHECK_OUTPUT
+wide_ranks = ex.mean_ranks(wide)
+assert wide_ranks.loc[0.3, "PA"] < wide_ranks.loc[0.3, "AROW"] < wide_ranks.loc[0.3, "CW"]
+narrow_ranks = ex.mean_ranks(narrow)
+for noise in (0.0, 0.3):                   # the same order of the four learners
+    assert list(wide_ranks.loc[noise].sort_values().index) == list(narrow_ranks.loc[noise].sort_values().index)
+print("USPS pairs, wider grids, 30% noise: PA-I < AROW < CW in mean rank")
 """),
     md(r"""
 ## Figure 3: AROW against CW
@@ -1044,6 +1104,11 @@ glue("fig_3", fig, display=False)
 plt.close(fig)
 for noise, w in wins.items():
     glue_number(f"win_{int(noise * 100)}", 100 * w)
+"""),
+    hidden(r"""
+# NBVAL_CHECK_OUTPUT
+assert wins[0.0] < wins[0.1] <= wins[0.3]
+print("AROW beats CW on a larger share of the tasks as noise grows")
 """),
     md(r"""
 ```{glue:figure} fig_3
@@ -1081,9 +1146,11 @@ passes.round(2)
     md(r"""
 ## Closing note: the paper beside ours
 
-**Table 1** (mean rank out of 4; paper, ours, deviation) is the table above. **Theorem 2**
-(reconstructed, see the previous page) holds on every stream, value of $r$ and competitor
-we tried; the cell below re-checks one stream. **Throughput** is measured by
+**Table 1** (mean rank out of 4; paper, ours, deviation) is the table above, over
+{glue:text}`n_tasks:.0f` tasks in place of the paper's {glue:text}`n_paper_tasks:.0f` (task
+counts per family in the family table); with plain PA in place of PA-I the second table.
+**Theorem 2** (reconstructed, see the previous page) holds on every stream, value of $r$ and
+competitor we tried; the cell below re-checks one stream. **Throughput** is measured by
 `benchmarks/second_order.py` (not in a test); its last stored run is shown below.
 """),
     code(r"""
