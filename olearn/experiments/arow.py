@@ -405,10 +405,13 @@ def save(frame, out_dir, name, settings, checkout=None):
         handle.write("\n")
 
 
-def reproduce(out_dir, parts=("figure2a", "figure2b", "table1"), progress=print,
-              n_jobs=1):
-    """Run the full experiments and store them in ``out_dir``.  ``n_jobs``:
-    Table 1 tasks run at a time (the result does not depend on it).  The
+def reproduce(out_dir, parts=("figure2a", "figure2b", "table1", "pa_plain", "wide"),
+              progress=print, n_jobs=1):
+    """Run the full experiments and store them in ``out_dir``: ``parts`` among
+    "figure2a", "figure2b", "table1", "pa_plain" (Table 1's protocol with plain
+    PA, ``table1_pa_plain``) and "wide" (the USPS pairs with
+    :data:`WIDE_GRIDS`, ``table1_wide_usps``).  ``n_jobs``: Table 1 tasks
+    run at a time (the result does not depend on it).  The
     commit and the dirty flag stored with each result are those of the
     checkout when the run started."""
     checkout = {"commit": git_commit(), "git_dirty": git_dirty()}
@@ -446,7 +449,7 @@ def reproduce(out_dir, parts=("figure2a", "figure2b", "table1"), progress=print,
     if "wide" in parts:
         tasks = [(t, "ocr-split") for t in OCR_USPS]
         wide = run_table1(tasks=tasks, noise_levels=(0.0, 0.3), grids=WIDE_GRIDS,
-                          progress=lambda n, s: progress(f"wide {n}: {s:.1f}s"))
+                          n_jobs=n_jobs, progress=lambda n, s: progress(f"wide {n}: {s:.1f}s"))
         save(wide, out_dir, "table1_wide_usps", {"tasks": tasks,
                                                  "noise_levels": [0.0, 0.3],
                                                  "grids": WIDE_GRIDS, "max_passes": 10},
