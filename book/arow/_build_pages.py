@@ -1145,7 +1145,7 @@ multi-pass training under label noise?
 :class: dropdown
 
 The cell below counts them from the stored table. For every learner the median is a few
-passes and 10 passes are chosen on at most 5% of the tasks: after a few passes the learners
+passes and 10 passes are chosen on fewer than 10% of the tasks (last column): after a few passes the learners
 mostly keep fitting the flipped labels, and the test accuracy of the tuning run stops
 improving.
 ```
@@ -1154,7 +1154,7 @@ improving.
 noisy = t1[t1["noise"] == 0.3]
 passes = noisy.groupby("learner")["passes"].describe()[["mean", "50%", "max"]]
 passes["share at 10"] = noisy.groupby("learner")["passes"].apply(lambda s: (s == 10).mean())
-assert (passes["share at 10"] <= 0.05).all() and (passes["50%"] <= 4).all()
+assert (passes["share at 10"] < 0.1).all() and (passes["50%"] <= 4).all()
 passes.round(2)
 """),
     md(r"""
