@@ -189,6 +189,24 @@ def test_narow_moves_the_mean_when_r_is_infinite():
     assert est.n_updates_ == 1
 
 
+def test_narow_threshold_cases():
+    """The three cases of r_t, as in the first author's DOGMA ``narow_train.m``:
+    chi = 1/b exactly and chi < 1/b give r_t = +inf (Sigma kept, mean += y Sigma x,
+    prediction m); chi > 1/b gives r_t = chi/(b chi - 1), prediction r m/(r + chi)."""
+    x = np.array([[0.6, 0.8, 0.0]])                          # |x| = 1, chi_1 = a
+    for a, b in ((1.0, 1.0), (0.5, 1.0)):                    # chi = 1/b, chi < 1/b
+        est = NAROW(b=b, a=a).partial_fit(x, [1], classes=[-1, 1])
+        assert_allclose(est.coef_.ravel(), a * x[0], rtol=1e-15)
+        assert_array_equal(est.covariance_, a * np.eye(3))
+        second = est.partial_fit(x, [1])                      # m = a |x|^2 = a, f = m
+        assert_allclose(second.margins_[-1], a, rtol=1e-15)       # y f, y = +1
+    a, b = 2.0, 1.0                                          # chi = 2 > 1/b: r = 2
+    est = NAROW(b=b, a=a).partial_fit(x, [1], classes=[-1, 1])
+    r, chi = 2.0, 2.0
+    assert_allclose(est.covariance_, a * np.eye(3) - a * a * np.outer(x[0], x[0]) / (r + chi))
+    assert_allclose(est.coef_.ravel(), r / (r + chi) * a * x[0])     # m = 0: (y r - m)/(r+chi)
+
+
 @pytest.mark.parametrize("cls", [AROW, CW, SCW, SOP, NAROW])
 def test_full_sigma_exactly_symmetric_and_positive(cls):
     X, y = stream(n=500, d=12, seed=3)

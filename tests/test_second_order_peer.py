@@ -13,7 +13,8 @@ olpy's ``fit`` shuffles, so both are fed with ``partial_fit`` in order.
 * NAROW: olpy writes ``r_t = -inf`` when ``chi_t <= 1/b``; then
   ``beta = 1/(chi - inf) = -0`` and the round changes nothing.  In Orabona
   and Crammer's framework the matrix stays fixed there but the mean still
-  takes ``y_t Sigma x_t`` (``theta`` receives ``y_t x_t``).
+  takes ``y_t Sigma x_t`` (``theta`` receives ``y_t x_t``), as in the first
+  author's own ``narow_train.m`` (DOGMA toolbox).
 * SOP: olpy updates ``Sigma`` on every round (the paper: only on mistakes),
   starts from ``a I`` (the paper: ``A_0 = a I``, so ``Sigma_0 = I/a``) and
   predicts with ``theta . x`` instead of ``x' (A + x x')^{-1} theta``.

