@@ -87,3 +87,27 @@ def test_headline_labels_are_the_papers_learners():
         assert er.GRIDS[label + er.EVERY_ROUND][0].update_on == "round"
     assert set(er.FIGURE1) == {"PA", "NORMA", *er.REGULARIZED}
     assert "sraa" not in er.FILE_KEYS.values() and "standin" in er.FILE_KEYS[er.SRAA_STAND_IN]
+
+
+def test_best_learners_reads_the_minimum_of_each_column():
+    from olearn.experiments import first_order as fo
+
+    means = pd.DataFrame({"a": [3.0, 2.0, 1.0], "b": [1.0, 2.0, 3.0]}, index=["P", "Q", "NORMA"])
+    paper = pd.DataFrame({"a": [1.0, 2.0], "b": [2.0, 1.0]}, index=["P", "Q"])
+    best = fo.best_learners(means, paper)
+    assert list(best["best in the paper (kernel)"]) == ["P", "Q"]
+    assert list(best["best of the paper's learners, ours (linear)"]) == ["Q", "P"]
+    assert list(best["best of all 3 learners, ours"]) == ["NORMA", "P"]
+
+
+def test_provenance_table_one_row_per_stored_run():
+    from olearn.experiments.runner import provenance_table
+
+    p = {"git_commit": "a" * 40, "git_dirty": False, "date_utc": "2026-11-23T09:34:45+00:00",
+         "n_permutations": 20, "quick_mode": False, "olearn_version": "0.1.0",
+         "versions": {"numpy": "2", "numba": "0.6"}}
+    table = provenance_table({"x": p, "y": dict(p, git_dirty=True, seconds=120.0)})
+    assert list(table.index) == ["x", "y"]
+    assert table.loc["x", "commit"] == "a" * 40 and table.loc["x", "run (UTC)"] == "2026-11-23 09:34"
+    assert table.loc["y", "uncommitted changes"] and table.loc["y", "minutes"] == 2.0
+    assert np.isnan(table.loc["x", "minutes"]) and table.loc["x", "permutations"] == 20
