@@ -111,3 +111,25 @@ def test_provenance_table_one_row_per_stored_run():
     assert table.loc["x", "commit"] == "a" * 40 and table.loc["x", "run (UTC)"] == "2026-11-23 09:34"
     assert table.loc["y", "uncommitted changes"] and table.loc["y", "minutes"] == 2.0
     assert np.isnan(table.loc["x", "minutes"]) and table.loc["x", "permutations"] == 20
+
+
+def test_claims_criteria_and_styled_table():
+    table = claims.criteria_table()
+    assert len(table) == len(claims.CRITERIA_TERMS) and table.index.name == "the claim says"
+    assert "within 0.5 percentage points" in claims.CRITERIA
+    shown = pd.DataFrame({"claim": ["c"], "ours": ["USPS: 1; 20NG: 2"], "agree": ["no"]})
+    html = claims.styled(shown, breaks=["ours"]).to_html()
+    assert "USPS: 1<br>20NG: 2" in html and "text-align: left" in html
+    assert list(shown["ours"]) == ["USPS: 1; 20NG: 2"]          # the table itself is unchanged
+
+
+def test_l1_timing_table_one_row_per_radius():
+    from olearn import L1ConstrainedPA
+
+    X = np.eye(4)
+    y = np.array([1, -1, 1, -1])
+    timed = {2.0: (0.5, L1ConstrainedPA(2.0).fit(X, y)), 8.0: (0.25, L1ConstrainedPA(8.0).fit(X, y))}
+    table = claims.l1_timing_table(timed)
+    assert list(table.index) == [2.0, 8.0] and (table["rows"] == 4).all()
+    assert table.loc[8.0, "seconds"] == 0.25 and table.loc[2.0, "columns"] == 4
+    assert table.loc[2.0, "mistakes"] == timed[2.0][1].n_mistakes_
