@@ -133,3 +133,9 @@ def test_l1_timing_table_one_row_per_radius():
     assert list(table.index) == [2.0, 8.0] and (table["rows"] == 4).all()
     assert table.loc[8.0, "seconds"] == 0.25 and table.loc[2.0, "columns"] == 4
     assert table.loc[2.0, "mistakes"] == timed[2.0][1].n_mistakes_
+
+
+def test_styled_html_is_reproducible():
+    shown = pd.DataFrame({"a": ["x; y"]})
+    assert claims.styled(shown, ["a"]).to_html() == claims.styled(shown.copy(), ["a"]).to_html()
+    assert claims.styled(shown).to_html() != claims.styled(pd.DataFrame({"a": ["z"]})).to_html()

@@ -45,11 +45,15 @@ def styled(table, breaks=()):
     columns ``breaks`` a line break after each "; " (one stream or variant per line).
 
     Returns a pandas ``Styler``, whose plain-text form is one short line (the HTML is what
-    the book shows)."""
+    the book shows); the ids in its HTML depend only on the table."""
+    import hashlib
+
     shown = table.copy()
     for column in breaks:
         shown[column] = shown[column].map(lambda text: "<br>".join(str(text).split("; ")))
-    return (shown.style
+    # the ids of the HTML follow from the content, so that a re-execution stores the same output
+    uuid = hashlib.sha1(shown.to_csv().encode()).hexdigest()[:10]
+    return (shown.style.set_uuid(uuid)
             .set_properties(**{"text-align": "left", "white-space": "normal",
                                "vertical-align": "top"})
             .set_table_styles([{"selector": "th", "props": [("text-align", "left"),
