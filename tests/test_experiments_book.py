@@ -139,3 +139,22 @@ def test_styled_html_is_reproducible():
     shown = pd.DataFrame({"a": ["x; y"]})
     assert claims.styled(shown, ["a"]).to_html() == claims.styled(shown.copy(), ["a"]).to_html()
     assert claims.styled(shown).to_html() != claims.styled(pd.DataFrame({"a": ["z"]})).to_html()
+
+
+def test_regularized_settings_tables():
+    settings = er.settings()
+    grids = er.grid_table(settings)
+    assert list(grids.index) == list(er.GRIDS)
+    assert (grids["size"] == [len(grid) for _, grid in er.GRIDS.values()]).all()
+    assert grids.loc["PA", "grid"] == "-" and grids.loc["NORMA", "grid"].count("; ") == 1
+    fs = er.feature_selection_table(settings)
+    assert list(fs.index) == [er.SHORT_NAMES[n] for n in er.STREAMS]
+    assert fs.loc["USPS", "k, game"] == ", ".join(str(k) for k in er.K_GRIDS[er.USPS][1])
+
+
+def test_regularized_comparison_table_flags_a_difference():
+    runs = pd.DataFrame({"stream": [er.USPS, er.USPS, er.NEWSGROUPS], "same": [True, True, True]})
+    fig2 = pd.DataFrame({"stream": [er.USPS, er.NEWSGROUPS], "same": [True, False]})
+    table = er.comparison_table(runs, fig2)
+    assert table.loc["USPS", "tuned runs"] == 2 and table.loc["USPS", "all equal the stored run"]
+    assert not table.loc["20NG", "all equal the stored run"]
