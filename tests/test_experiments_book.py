@@ -158,3 +158,8 @@ def test_regularized_comparison_table_flags_a_difference():
     table = er.comparison_table(runs, fig2)
     assert table.loc["USPS", "tuned runs"] == 2 and table.loc["USPS", "all equal the stored run"]
     assert not table.loc["20NG", "all equal the stored run"]
+
+
+def test_styled_plain_text_is_stable():
+    shown = pd.DataFrame({"a": ["x", "y"]})
+    assert repr(claims.styled(shown)) == "<HTML table: 2 rows x 1 columns>"

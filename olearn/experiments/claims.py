@@ -40,12 +40,24 @@ def criteria_table():
     return table.set_index("the claim says")
 
 
+from pandas.io.formats.style import Styler as _Styler  # noqa: E402
+
+
+class _StyledTable(_Styler):
+    """A Styler whose plain-text form names the table's shape (not an address in memory),
+    so that a notebook's stored output does not change between executions."""
+
+    def __repr__(self):
+        rows, columns = self.data.shape
+        return f"<HTML table: {rows} rows x {columns} columns>"
+
+
 def styled(table, breaks=()):
     """An HTML rendering of a text table: cells left-aligned and wrapped, and in the
     columns ``breaks`` a line break after each "; " (one stream or variant per line).
 
     Returns a pandas ``Styler``, whose plain-text form is one short line (the HTML is what
-    the book shows); the ids in its HTML depend only on the table."""
+    the book shows); the ids in its HTML and its plain text depend only on the table."""
     import hashlib
 
     shown = table.copy()
@@ -53,7 +65,7 @@ def styled(table, breaks=()):
         shown[column] = shown[column].map(lambda text: "<br>".join(str(text).split("; ")))
     # the ids of the HTML follow from the content, so that a re-execution stores the same output
     uuid = hashlib.sha1(shown.to_csv().encode()).hexdigest()[:10]
-    return (shown.style.set_uuid(uuid)
+    return (_StyledTable(shown).set_uuid(uuid)
             .set_properties(**{"text-align": "left", "white-space": "normal",
                                "vertical-align": "top"})
             .set_table_styles([{"selector": "th", "props": [("text-align", "left"),
@@ -324,7 +336,7 @@ def regularized_claims(stored, figure3, l1_seconds):
         "ours": f"{max(l1_seconds):.2f} s at most on this machine (timing on the feature selection page)",
         "agree": _verdict([max(l1_seconds) < 600])})
     table = pd.DataFrame(claims)
-    table.index = pd.RangeIndex(1, len(table) + 1, name="claim")
+    table.index = pd.RangeIndex(1, len(table) + 1, name="no.")
     return table
 
 
