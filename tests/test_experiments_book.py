@@ -87,3 +87,79 @@ def test_headline_labels_are_the_papers_learners():
         assert er.GRIDS[label + er.EVERY_ROUND][0].update_on == "round"
     assert set(er.FIGURE1) == {"PA", "NORMA", *er.REGULARIZED}
     assert "sraa" not in er.FILE_KEYS.values() and "standin" in er.FILE_KEYS[er.SRAA_STAND_IN]
+
+
+def test_best_learners_reads_the_minimum_of_each_column():
+    from olearn.experiments import first_order as fo
+
+    means = pd.DataFrame({"a": [3.0, 2.0, 1.0], "b": [1.0, 2.0, 3.0]}, index=["P", "Q", "NORMA"])
+    paper = pd.DataFrame({"a": [1.0, 2.0], "b": [2.0, 1.0]}, index=["P", "Q"])
+    best = fo.best_learners(means, paper)
+    assert list(best["best in the paper (kernel)"]) == ["P", "Q"]
+    assert list(best["best of the paper's learners, ours (linear)"]) == ["Q", "P"]
+    assert list(best["best of all 3 learners, ours"]) == ["NORMA", "P"]
+
+
+def test_provenance_table_one_row_per_stored_run():
+    from olearn.experiments.runner import provenance_table
+
+    p = {"git_commit": "a" * 40, "git_dirty": False, "date_utc": "2026-11-23T09:34:45+00:00",
+         "n_permutations": 20, "quick_mode": False, "olearn_version": "0.1.0",
+         "versions": {"numpy": "2", "numba": "0.6"}}
+    table = provenance_table({"x": p, "y": dict(p, git_dirty=True, seconds=120.0)})
+    assert list(table.index) == ["x", "y"]
+    assert table.loc["x", "commit"] == "a" * 40 and table.loc["x", "run (UTC)"] == "2026-11-23 09:34"
+    assert table.loc["y", "uncommitted changes"] and table.loc["y", "minutes"] == 2.0
+    assert np.isnan(table.loc["x", "minutes"]) and table.loc["x", "permutations"] == 20
+
+
+def test_claims_criteria_and_styled_table():
+    table = claims.criteria_table()
+    assert len(table) == len(claims.CRITERIA_TERMS) and table.index.name == "the claim says"
+    assert "within 0.5 percentage points" in claims.CRITERIA
+    shown = pd.DataFrame({"claim": ["c"], "ours": ["USPS: 1; 20NG: 2"], "agree": ["no"]})
+    html = claims.styled(shown, breaks=["ours"]).to_html()
+    assert "USPS: 1<br>20NG: 2" in html and "text-align: left" in html
+    assert list(shown["ours"]) == ["USPS: 1; 20NG: 2"]          # the table itself is unchanged
+
+
+def test_l1_timing_table_one_row_per_radius():
+    from olearn import L1ConstrainedPA
+
+    X = np.eye(4)
+    y = np.array([1, -1, 1, -1])
+    timed = {2.0: (0.5, L1ConstrainedPA(2.0).fit(X, y)), 8.0: (0.25, L1ConstrainedPA(8.0).fit(X, y))}
+    table = claims.l1_timing_table(timed)
+    assert list(table.index) == [2.0, 8.0] and (table["rows"] == 4).all()
+    assert table.loc[8.0, "seconds"] == 0.25 and table.loc[2.0, "columns"] == 4
+    assert table.loc[2.0, "mistakes"] == timed[2.0][1].n_mistakes_
+
+
+def test_styled_html_is_reproducible():
+    shown = pd.DataFrame({"a": ["x; y"]})
+    assert claims.styled(shown, ["a"]).to_html() == claims.styled(shown.copy(), ["a"]).to_html()
+    assert claims.styled(shown).to_html() != claims.styled(pd.DataFrame({"a": ["z"]})).to_html()
+
+
+def test_regularized_settings_tables():
+    settings = er.settings()
+    grids = er.grid_table(settings)
+    assert list(grids.index) == list(er.GRIDS)
+    assert (grids["size"] == [len(grid) for _, grid in er.GRIDS.values()]).all()
+    assert grids.loc["PA", "grid"] == "-" and grids.loc["NORMA", "grid"].count("; ") == 1
+    fs = er.feature_selection_table(settings)
+    assert list(fs.index) == [er.SHORT_NAMES[n] for n in er.STREAMS]
+    assert fs.loc["USPS", "k, game"] == ", ".join(str(k) for k in er.K_GRIDS[er.USPS][1])
+
+
+def test_regularized_comparison_table_flags_a_difference():
+    runs = pd.DataFrame({"stream": [er.USPS, er.USPS, er.NEWSGROUPS], "same": [True, True, True]})
+    fig2 = pd.DataFrame({"stream": [er.USPS, er.NEWSGROUPS], "same": [True, False]})
+    table = er.comparison_table(runs, fig2)
+    assert table.loc["USPS", "tuned runs"] == 2 and table.loc["USPS", "all equal the stored run"]
+    assert not table.loc["20NG", "all equal the stored run"]
+
+
+def test_styled_plain_text_is_stable():
+    shown = pd.DataFrame({"a": ["x", "y"]})
+    assert repr(claims.styled(shown)) == "<HTML table: 2 rows x 1 columns>"

@@ -14,16 +14,63 @@ import pandas as pd
 from . import regularized as er
 from .runner import t_interval
 
-#: the fixed criteria of the verdicts (quoted on the page)
-CRITERIA = (
-    '"outperforms" and "better" need the 95% interval of the paired difference on the claimed '
-    'side of zero; "similar" and "competitive" mean within 0.5 percentage points; "particularly '
-    'large at the beginning" needs a gap above 1 point after 100 test rounds that then shrinks; '
-    '"extremely bad" means more than twice PA\'s error with all features; "much worse" means the '
-    'lower end of the 95% interval above 1 point; "more aggressively ... fewer features" means '
-    'fewer than 90% of the pixels carrying half of sum |w|; "make more sense" means a correlation '
-    'shift towards "7 vs 9" at least 0.05 larger than PA\'s. "Partly" means the claim holds on '
-    'some streams or variants only.')
+#: the fixed criteria of the verdicts, (word of the claim, what it needs); shown on the page
+#: by :func:`criteria_table`
+CRITERIA_TERMS = (
+    ('"outperforms", "better"',
+     "the 95% interval of the paired difference lies on the claimed side of zero"),
+    ('"similar", "competitive"', "within 0.5 percentage points"),
+    ('"particularly large at the beginning"',
+     "a gap above 1 point after 100 test rounds, which then shrinks"),
+    ('"extremely bad"', "more than twice PA's error with all features"),
+    ('"much worse"', "the lower end of the 95% interval above 1 point"),
+    ('"more aggressively ... fewer features"',
+     "fewer than 90% of the pixels carrying half of sum |w|"),
+    ('"make more sense"',
+     'a correlation shift towards "7 vs 9" at least 0.05 larger than PA\'s'),
+    ("partly (verdict)", "the claim holds on some streams or variants only"),
+)
+#: the same criteria as one sentence
+CRITERIA = "; ".join(f"{term}: {rule}" for term, rule in CRITERIA_TERMS) + "."
+
+
+def criteria_table():
+    """The criteria of the verdicts (:data:`CRITERIA_TERMS`) as a table."""
+    table = pd.DataFrame(CRITERIA_TERMS, columns=["the claim says", "our verdict needs"])
+    return table.set_index("the claim says")
+
+
+from pandas.io.formats.style import Styler as _Styler  # noqa: E402
+
+
+class _StyledTable(_Styler):
+    """A Styler whose plain-text form names the table's shape (not an address in memory),
+    so that a notebook's stored output does not change between executions."""
+
+    def __repr__(self):
+        rows, columns = self.data.shape
+        return f"<HTML table: {rows} rows x {columns} columns>"
+
+
+def styled(table, breaks=()):
+    """An HTML rendering of a text table: cells left-aligned and wrapped, and in the
+    columns ``breaks`` a line break after each "; " (one stream or variant per line).
+
+    Returns a pandas ``Styler``, whose plain-text form is one short line (the HTML is what
+    the book shows); the ids in its HTML and its plain text depend only on the table."""
+    import hashlib
+
+    shown = table.copy()
+    for column in breaks:
+        shown[column] = shown[column].map(lambda text: "<br>".join(str(text).split("; ")))
+    # the ids of the HTML follow from the content, so that a re-execution stores the same output
+    uuid = hashlib.sha1(shown.to_csv().encode()).hexdigest()[:10]
+    return (_StyledTable(shown).set_uuid(uuid)
+            .set_properties(**{"text-align": "left", "white-space": "normal",
+                               "vertical-align": "top"})
+            .set_table_styles([{"selector": "th", "props": [("text-align", "left"),
+                                                             ("vertical-align", "top")]}]))
+
 
 #: the update conditions compared: the paper's (no suffix) and the every-round ablation (ours)
 VARIANTS = ("", er.EVERY_ROUND)
@@ -114,8 +161,8 @@ def _fmt(mean, half):
 
 
 def regularized_claims(stored, figure3, l1_seconds):
-    """One row per claim of the paper's text: ``claim``, ``ours`` (what we measured),
-    ``agree`` (yes / partly / no by :data:`CRITERIA`).
+    """One row per claim of the paper's text, numbered from 1: ``claim``, ``ours`` (what
+    we measured), ``agree`` (yes / partly / no by :data:`CRITERIA`).
 
     ``figure3`` is :func:`figure3_table` of the stored weights; ``l1_seconds`` the
     measured times of the L1-constrained learner on the 20 Newsgroups stream.
@@ -288,7 +335,18 @@ def regularized_claims(stored, figure3, l1_seconds):
         "claim": "It usually takes less than 10 minutes to process all 3200 20NewsGroup instances [L1].",
         "ours": f"{max(l1_seconds):.2f} s at most on this machine (timing on the feature selection page)",
         "agree": _verdict([max(l1_seconds) < 600])})
-    return pd.DataFrame(claims)
+    table = pd.DataFrame(claims)
+    table.index = pd.RangeIndex(1, len(table) + 1, name="no.")
+    return table
+
+
+def l1_timing_table(timed):
+    """The runs of :func:`time_l1` as a table, one row per radius ``beta``."""
+    rows = [{"beta": beta, "rows": len(run.mistakes_), "columns": run.n_features_in_,
+             "seconds": seconds, "updates": run.n_updates_, "mistakes": run.n_mistakes_,
+             "non-zero weights at the end": int(np.count_nonzero(run.coef_))}
+            for beta, (seconds, run) in timed.items()]
+    return pd.DataFrame(rows).set_index("beta")
 
 
 def time_l1(stored, betas=None):

@@ -127,8 +127,9 @@ def stored_summary(stored, name, path=None):
 
 def paper_vs_ours(summaries, learners=None, datasets=None):
     """Mistake rates (%) of the stored full runs beside the paper's: one row per
-    (data set, learner), columns ``paper (kernel)``, ``ours (linear)``, ``deviation``
-    (ours minus paper, percentage points) and the standard deviations."""
+    (data set, learner), columns ``paper, kernel (%)``, ``ours, linear (%)``, ``deviation (points)``
+    (ours minus paper) side by side, then the two standard deviations, the paper's
+    support vectors and our mean number of updates."""
     rows = []
     for name, summary in summaries.items():
         if datasets is not None and name not in datasets:
@@ -143,12 +144,12 @@ def paper_vs_ours(summaries, learners=None, datasets=None):
                 "dataset": "a1a (paper: a7a)" if name == "a1a" else name,
                 "learner": learner,
                 "paper, kernel (%)": np.nan if p is None else p[0],
-                "paper std": np.nan if p is None else p[1],
                 "ours, linear (%)": ours,
-                "ours std": 100 * row["mistake_rate_std"],
                 "deviation (points)": np.nan if p is None else ours - p[0],
-                "updates (ours)": row["n_updates_mean"],
+                "paper std": np.nan if p is None else p[1],
+                "ours std": 100 * row["mistake_rate_std"],
                 "paper SVs": np.nan if p is None else p[2],
+                "updates (ours)": row["n_updates_mean"],
             })
     return pd.DataFrame(rows).set_index(["dataset", "learner"])
 

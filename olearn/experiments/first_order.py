@@ -155,3 +155,18 @@ def paper_vs_ours_voting(by_pair):
                          "paper F1 (%)": CC_PAPER.loc[data_set, paper_col], "ours F1 (%)": value,
                          "deviation (points)": value - CC_PAPER.loc[data_set, paper_col]})
     return pd.DataFrame(rows).set_index(["data set", "learner (paper / ours)"])
+
+
+def best_learners(means, paper_means):
+    """Per data set, the learner with the lowest mean mistake rate: in the paper's tables,
+    among ours restricted to the paper's learners, and among all of ours.
+
+    ``means`` and ``paper_means`` are mistake rates with one row per learner and one column
+    per data set (``paper_means`` has the paper's learners only).
+    """
+    shared = [label for label in paper_means.index if label in means.index]
+    table = pd.DataFrame({"best in the paper (kernel)": paper_means.idxmin(),
+                          "best of the paper's learners, ours (linear)": means.loc[shared].idxmin(),
+                          f"best of all {len(means)} learners, ours": means.idxmin()})
+    table.index.name = "dataset"
+    return table

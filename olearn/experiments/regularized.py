@@ -501,3 +501,59 @@ def compare(experiment, stored):
                     & np.isclose(fig2["n_features"], fig2["n_features_stored"],
                                  rtol=1e-9, atol=0.0))
     return runs, fig2
+
+
+# -- tables of the pages (bookkeeping only: they read the settings and the stored run) ----
+def grid_table(settings):
+    """The learners' classes, fixed parameters and tuning grids (from :func:`settings`):
+    one row per learner; ``grid`` lists each parameter's values, "; " between parameters."""
+    rows = []
+    for label, spec in settings["grids"].items():
+        values = spec["values"]
+        keys = sorted(values[0]) if values[0] else []
+        grid = "; ".join(f"{k}: " + ", ".join(f"{v:g}" for v in sorted({value[k] for value in values}))
+                         for k in keys) or "-"
+        rows.append({"learner": label, "class": spec["class"].split(".")[-1],
+                     "fixed": ", ".join(f"{k}={v}" for k, v in spec["fixed"].items()) or "-",
+                     "grid": grid, "size": len(values)})
+    return pd.DataFrame(rows).set_index("learner")
+
+
+def feature_selection_table(settings):
+    """Figure 2's settings per stream: the truncation levels and the selectors' ``k``."""
+    fs = settings["feature_selection"]
+    rows = {SHORT_NAMES[name]: {
+        "sigma / s0 (L2, L1)": ", ".join(f"{f:g}" for f in settings["sigma_fractions"]),
+        "k, information gain": ", ".join(str(k) for k in grids["info_gain"]),
+        "k, game": ", ".join(str(k) for k in grids["game"]),
+        "refresh": fs["refresh"], "game candidates": fs["n_candidates"]}
+        for name, grids in settings["k_grids"].items()}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "stream"
+    return table
+
+
+def comparison_table(runs_cmp, fig2_cmp):
+    """:func:`compare`'s two tables summed up per stream: how many runs were compared and
+    whether all of them equal the stored full run."""
+    rows = {}
+    for name in dict.fromkeys(runs_cmp["stream"]):
+        same_runs = runs_cmp.loc[runs_cmp["stream"] == name, "same"]
+        same_fig2 = fig2_cmp.loc[fig2_cmp["stream"] == name, "same"]
+        rows[SHORT_NAMES.get(name, name)] = {
+            "tuned runs": len(same_runs), "feature-selection runs": len(same_fig2),
+            "all equal the stored run": bool(same_runs.all() and same_fig2.all())}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "stream"
+    return table
+
+
+def stream_table(stored):
+    """Per stream of the stored run: trials, length ``T``, pool and used columns, the radius
+    ``R`` and the median squared norm of the rows (means over the trials)."""
+    table = stored.stats.groupby("stream", sort=False).agg(
+        trials=("trial", "size"), T=("T", "first"), d_pool=("d_pool", "first"),
+        d_used_mean=("d_used", "mean"), d_used_min=("d_used", "min"), d_used_max=("d_used", "max"),
+        R_mean=("R", "mean"), median_sq_norm=("median_sq_norm", "mean"))
+    table.index = [SHORT_NAMES[n] for n in table.index]
+    return table

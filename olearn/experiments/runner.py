@@ -717,3 +717,32 @@ def compare_to_stored(result, stored, tol):
     out["tol"] = tol
     out["within_tol"] = out["abs_diff"] <= tol
     return out
+
+
+def provenance_table(stored):
+    """The provenance of stored full runs as a table, one row per run.
+
+    ``stored`` maps a name to a :class:`Result` (as read by :func:`load_result`)
+    or to a provenance dict (e.g. the ``provenance`` of another experiment
+    module's stored run). Columns: ``commit`` (full hash), ``uncommitted
+    changes``, ``run (UTC)``, ``permutations`` (or trials), ``quick mode``,
+    ``minutes`` (when the run recorded its duration) and the versions of olearn,
+    numpy and numba.
+    """
+    rows = {}
+    for name, record in stored.items():
+        p = record.provenance if isinstance(record, Result) else record
+        versions = p.get("versions", {})
+        n = p.get("n_permutations", len(p.get("trials", [])) or None)
+        row = {"commit": p.get("git_commit"), "uncommitted changes": p.get("git_dirty"),
+               "run (UTC)": str(p.get("date_utc", ""))[:16].replace("T", " "),
+               "permutations" if "n_permutations" in p else "trials": n,
+               "quick mode": p.get("quick_mode")}
+        if "seconds" in p:
+            row["minutes"] = round(float(p["seconds"]) / 60, 1)
+        row.update({"olearn": p.get("olearn_version"), "numpy": versions.get("numpy"),
+                    "numba": versions.get("numba")})
+        rows[name] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "stored run"
+    return table
