@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from sklearn.preprocessing import MaxAbsScaler, Normalizer
 
+from . import single_pass as _sp
 from .duol_baselines import stream_of
 
 #: the grid of NORMA's (eta, lam), rho = 1, constant step
@@ -63,19 +64,12 @@ VOTING_SETS = pd.DataFrame([
 ], columns=["dataset", "paper_name", "group", "test_file"]).set_index("dataset")
 N_FOLDS = 5
 
-#: Carvalho and Cohen (2006): Table 4 (PA, ROMMA, v-PA, v-ROMMA), Table 5 (v-Perceptron), F1 (%)
-CC_PAPER = pd.DataFrame({
-    "PA": {"Reuters": 95.5, "20newsgroup": 81.1, "MovieReviews": 28.8, "Adult": 13.4, "Congress": 92.4,
-           "Credit": 46.2, "Wisc": 97.5, "Nursery": 72.0},
-    "v-PA": {"Reuters": 96.3, "20newsgroup": 73.9, "MovieReviews": 67.5, "Adult": 18.8, "Congress": 94.3,
-             "Credit": 60.0, "Wisc": 97.4, "Nursery": 86.3},
-    "ROMMA": {"Reuters": 91.9, "20newsgroup": 66.9, "MovieReviews": 57.1, "Adult": 41.8, "Congress": 93.3,
-              "Credit": 59.3, "Wisc": 96.0, "Nursery": 68.3},
-    "v-ROMMA": {"Reuters": 90.4, "20newsgroup": 53.7, "MovieReviews": 24.8, "Adult": 41.0, "Congress": 92.5,
-                "Credit": 66.9, "Wisc": 95.7, "Nursery": 85.8},
-    "v-Perceptron": {"Reuters": 96.3, "20newsgroup": 67.9, "MovieReviews": 71.4, "Adult": 26.6,
-                     "Congress": 95.7, "Credit": 59.5, "Wisc": 97.1, "Nursery": 86.8},
-})
+#: Carvalho and Cohen (2006), F1 (%): Table 4 (PA, v-PA, ROMMA, v-ROMMA) and Table 5
+#: (v-Perceptron), read from the single-pass chapter's copy of the tables (one copy of the
+#: paper's numbers), with this page's data-set names.
+CC_PAPER = (pd.concat([_sp.PAPER_TABLE4[["PA", "v-PA", "ROMMA", "v-ROMMA"]],
+                       _sp.PAPER_TABLE5[["v-Perceptron"]]], axis=1)
+            .rename(index={"Congressional": "Congress", "WiscBreast": "Wisc"}))
 CC_ORDER = ["Reuters", "20newsgroup", "MovieReviews", "Adult", "Congress", "Credit", "Wisc", "Nursery"]
 
 
@@ -137,24 +131,6 @@ def f1_by_pair(voting, paired_p):
                                     significant & (by_pair["gain"] < 0)],
                                    ["voted better", "voted worse"], "no significant difference")
     return by_pair
-
-
-def paper_vs_ours_voting(by_pair):
-    """F1 (%) of the paper (Tables 4, 5) and ours side by side, with deviations (points)."""
-    names = display_names()
-    ours = (by_pair[by_pair["group"] != "extra"]
-            .assign(name=lambda t: t["dataset"].map(names)).set_index(["name", "learner"]))
-    pairs = [("PA", "PA-II", "last"), ("v-PA", "PA-II", "voted"), ("ROMMA", "ROMMA", "last"),
-             ("v-ROMMA", "ROMMA", "voted"), ("v-Perceptron", "Perceptron", "voted")]
-    rows = []
-    for data_set in CC_ORDER:
-        for paper_col, learner, version in pairs:
-            value = 100 * ours.loc[(data_set, learner), version]
-            rows.append({"data set": data_set,
-                         "learner (paper / ours)": f"{paper_col} / {('v-' if version == 'voted' else '') + learner}",
-                         "paper F1 (%)": CC_PAPER.loc[data_set, paper_col], "ours F1 (%)": value,
-                         "deviation (points)": value - CC_PAPER.loc[data_set, paper_col]})
-    return pd.DataFrame(rows).set_index(["data set", "learner (paper / ours)"])
 
 
 def best_learners(means, paper_means):
