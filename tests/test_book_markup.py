@@ -1,0 +1,80 @@
+"""Markup errors that the HTML build does not report.
+
+A backtick fence whose info string contains a backtick is not a fence in CommonMark
+(for example a directive title with a ``{cite:t}`...``` role): the directive is then
+printed as raw text, and the build with ``-W`` passes silently.
+"""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+PAGES = sorted(BOOK.rglob("*.ipynb")) + sorted(BOOK.glob("*.md"))
+PAGES = [p for p in PAGES if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts]
+
+
+def markdown_of(path):
+    if path.suffix == ".md":
+        return [path.read_text()]
+    nb = json.loads(path.read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+def bad_fences(text):
+    """Opening backtick fences of a directive whose info string holds a backtick."""
+    bad = []
+    for line in text.splitlines():
+        m = re.match(r"^\s*(`{3,})(\{.*)$", line)
+        if m and "`" in m.group(2):
+            bad.append(line)
+    return bad
+
+
+def test_detector_finds_a_backtick_in_a_directive_title():
+    assert bad_fences("```{prf:theorem} Title {cite:t}`key`\n:label: x\n```")
+    assert not bad_fences("```{prf:theorem} Title (Key 2009)\n:label: x\n```")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(BOOK)))
+def test_no_directive_title_with_a_backtick(page):
+    bad = [line for text in markdown_of(page) for line in bad_fences(text)]
+    assert not bad, f"{page}: directive fences with a backtick in the title: {bad}"
+
+
+def _inline_dollars(line):
+    return len(re.findall(r"(?<!\\)\$", line.replace("$$", "")))
+
+
+def lists_inside_math(text):
+    """Lines that start a Markdown list item ("- ", "+ ", "1. ") while an inline formula
+    ``$...$`` opened on an earlier line of the same paragraph is still open: Markdown
+    starts a list there and the formula is printed as raw TeX."""
+    bad, open_math, display = [], False, False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            open_math = False
+            continue
+        if stripped.startswith("$$") and stripped.count("$$") == 1:
+            display = not display
+            continue
+        if display:
+            continue
+        if open_math and re.match(r"^\s*([+*-]|\d+[.)])\s", line):
+            bad.append(line)
+        if _inline_dollars(line) % 2:
+            open_math = not open_math
+    return bad
+
+
+def test_detector_finds_a_list_marker_inside_inline_math():
+    assert lists_inside_math("a $x\n+ y$ b")
+    assert not lists_inside_math("a $x +\ny$ b\n- item")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(BOOK)))
+def test_no_list_marker_inside_inline_math(page):
+    bad = [line for text in markdown_of(page) for line in lists_inside_math(text)]
+    assert not bad, f"{page}: a line of a formula starts with a list marker: {bad}"
