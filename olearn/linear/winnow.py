@@ -286,44 +286,207 @@ def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
     return changed
 
 
-@njit(cache=True)
-def winnow_round(X, t, y, kind, columns, u, ue, v, ve, seen, istate, alpha,
-                 beta, theta, margin, lu, lv, last, vote_correct, mistakes,
-                 margins):
-    """One round of Table 2 (Table 1 for PW and BW): score, record, update.
+@njit(inline="always")
+def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
+           theta, margin, lu, lv, last, vote_correct, mistakes, margins, fu,
+           fv):
+    """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
-    Returns 1 if the model changed, else 0.
+    ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
+    learner gets its own compiled loop.  Per row: one pass over the nonzeros
+    that marks them present in the model and accumulates the score from the
+    plain mantissas (exact when no weight of the row has a nonzero exponent;
+    otherwise the row is scored again by :func:`winnow_score`, which handles
+    the exponents); then, on an update, a pass that computes MBW's row
+    factors into ``fu``/``fv`` (a loop without loads from the weights, which
+    the compiler vectorises) and a pass of one multiply and one range test per
+    weight.  The operations, and their order, are those of
+    :func:`winnow_score` and :func:`winnow_update`: results are bit-identical.
     """
-    data, idx, lo, hi = winnow_row(X, t, columns)
-    s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
-                              theta)
-    for k in range(lo, hi):  # the row's features are now present in the model
-        if data[k] != 0.0:
-            seen[idx[k]] = 1
-    mistakes[t] = (s > 0.0) != (y > 0.0)
-    margins[t] = y * math.ldexp(s, CHUNK * K)
-    if kind == MBW:
-        update = y * s <= math.ldexp(margin, -CHUNK * K)
-    else:
-        update = mistakes[t]
-    changed = False
-    if update:
-        changed = winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve,
-                                istate, alpha, beta, lu, lv, last)
-    if not update or not vote_correct:
-        istate[CREDITS] += 1  # "correct": c_i counts the rounds without update
-    return 1 if changed else 0
+    balanced = kind != PW
+    voting = lu.shape[0] > 0
+    b = u.shape[0] - 1
+    n_updates = 0
+    for t in range(y.shape[0]):
+        data, idx, lo, hi = winnow_row(X, t, columns)
+        yt = y[t]
+        # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
+        xsum = 0.0
+        dot = 0.0
+        scaled = False  # a weight of the row has a nonzero exponent
+        for k in range(lo, hi):
+            x = data[k]
+            if x == 0.0:
+                continue
+            j = idx[k]
+            seen[j] = 1  # the row's features are now present in the model
+            xsum += x
+            w = u[j]
+            if balanced:
+                wv = v[j]
+                if w < 0.0 or wv < 0.0:
+                    scaled = True
+                w -= wv
+            elif w < 0.0:
+                scaled = True
+            dot += x * w
+        wb = u[b]
+        if wb < 0.0:
+            scaled = True
+        if balanced:
+            wv = v[b]
+            if wv < 0.0:
+                scaled = True
+            wb -= wv
+        K = 0
+        if scaled:
+            s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen,
+                                      False, theta)
+            margins[t] = yt * math.ldexp(s, CHUNK * K)
+        else:
+            s = (dot + wb) / (xsum + 1.0) - theta
+            margins[t] = yt * s
+        mistake = (s > 0.0) != (yt > 0.0)
+        mistakes[t] = mistake
+        if kind == MBW:
+            update = yt * s <= (margin if K == 0
+                                else math.ldexp(margin, -CHUNK * K))
+        else:
+            update = mistake
+        if not update:
+            istate[CREDITS] += 1  # a credit under either weighting
+            continue
+        if voting:  # the vote's log-domain bookkeeping: the general update
+            if winnow_update(data, idx, lo, hi, yt, kind, xsum, u, ue, v, ve,
+                             istate, alpha, beta, lu, lv, last):
+                n_updates += 1
+            if not vote_correct:  # "rounds": every round is credited, after
+                istate[CREDITS] += 1  # the pending votes are added
+            continue
+        # -- the update: every feature present in x_t and the always-on one --
+        positive = yt > 0.0
+        norm = xsum + 1.0
+        changed = False
+        if kind == MBW:
+            # factors alpha (1 + x~_j), beta (1 - x~_j), x~_j = x_j / norm
+            n = hi - lo
+            if positive:
+                for k in range(n):
+                    xt = data[lo + k] / norm
+                    fu[k] = alpha * (1.0 + xt)
+                    fv[k] = beta * (1.0 - xt)
+            else:
+                for k in range(n):
+                    xt = data[lo + k] / norm
+                    fu[k] = beta * (1.0 - xt)
+                    fv[k] = alpha * (1.0 + xt)
+            for k in range(n):
+                if data[lo + k] == 0.0:
+                    continue
+                j = idx[lo + k]
+                old = u[j]
+                new = old * fu[k]
+                if LO <= new < HI:  # one multiply, one range test
+                    u[j] = new
+                    changed = True
+                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+                    _multiply(u, ue, j, fu[k])
+                    changed = True
+                    if u[j] == 0.0:
+                        istate[N_ZEROED] += 1
+                old = v[j]
+                new = old * fv[k]
+                if LO <= new < HI:  # one multiply, one range test
+                    v[j] = new
+                    changed = True
+                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+                    _multiply(v, ve, j, fv[k])
+                    changed = True
+                    if v[j] == 0.0:
+                        istate[N_ZEROED] += 1
+            xt = 1.0 / norm
+            up = alpha * (1.0 + xt)
+            down = beta * (1.0 - xt)
+        else:
+            up = alpha
+            down = beta
+            f_u = up if positive else down
+            f_v = down if positive else up
+            for k in range(lo, hi):
+                if data[k] == 0.0:
+                    continue
+                j = idx[k]
+                old = u[j]
+                new = old * f_u
+                if LO <= new < HI:  # one multiply, one range test
+                    u[j] = new
+                    changed = True
+                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+                    _multiply(u, ue, j, f_u)
+                    changed = True
+                    if u[j] == 0.0:
+                        istate[N_ZEROED] += 1
+                if balanced:
+                    old = v[j]
+                    new = old * f_v
+                    if LO <= new < HI:  # one multiply, one range test
+                        v[j] = new
+                        changed = True
+                    elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+                        _multiply(v, ve, j, f_v)
+                        changed = True
+                        if v[j] == 0.0:
+                            istate[N_ZEROED] += 1
+        # the always-on feature
+        j = b
+        f_u = up if positive else down
+        f_v = down if positive else up
+        old = u[j]
+        new = old * f_u
+        if LO <= new < HI:  # one multiply, one range test
+            u[j] = new
+            changed = True
+        elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+            _multiply(u, ue, j, f_u)
+            changed = True
+            if u[j] == 0.0:
+                istate[N_ZEROED] += 1
+        if balanced:
+            old = v[j]
+            new = old * f_v
+            if LO <= new < HI:  # one multiply, one range test
+                v[j] = new
+                changed = True
+            elif old != 0.0:  # renormalise (exact), or a nonzero exponent
+                _multiply(v, ve, j, f_v)
+                changed = True
+                if v[j] == 0.0:
+                    istate[N_ZEROED] += 1
+        if changed:
+            n_updates += 1
+        if not vote_correct:
+            istate[CREDITS] += 1
+    return n_updates
 
 
 @njit(cache=True)
 def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                 theta, margin, lu, lv, last, vote_correct, mistakes, margins):
-    n_updates = 0
-    for t in range(y.shape[0]):
-        n_updates += winnow_round(X, t, y[t], kind, columns, u, ue, v, ve,
-                                  seen, istate, alpha, beta, theta, margin,
-                                  lu, lv, last, vote_correct, mistakes, margins)
-    return n_updates
+    """One pass over the rows of ``X``; returns the number of rounds that changed the model."""
+    width = columns.shape[0]  # longest possible row
+    fu = np.empty(width)
+    fv = np.empty(width)
+    if kind == PW:
+        return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha,
+                      beta, theta, margin, lu, lv, last, vote_correct,
+                      mistakes, margins, fu, fv)
+    if kind == BW:
+        return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha,
+                      beta, theta, margin, lu, lv, last, vote_correct,
+                      mistakes, margins, fu, fv)
+    return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  fu, fv)
 
 
 @njit(cache=True)
