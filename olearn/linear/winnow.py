@@ -289,7 +289,7 @@ def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
 @njit(inline="always")
 def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
            theta, margin, lu, lv, last, vote_correct, mistakes, margins, fu,
-           fv):
+           fv, qu, qv):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
@@ -330,13 +330,20 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             elif w < 0.0:
                 scaled = True
             dot += x * w
+        # the always-on feature, as winnow_score takes it: a weight with a
+        # negative exponent is scaled down (usually to 0), a positive exponent
+        # needs the scaled score
         wb = u[b]
         if wb < 0.0:
-            scaled = True
+            if ue[b] > 0:
+                scaled = True
+            wb = math.ldexp(-wb, CHUNK * ue[b])
         if balanced:
             wv = v[b]
             if wv < 0.0:
-                scaled = True
+                if ve[b] > 0:
+                    scaled = True
+                wv = math.ldexp(-wv, CHUNK * ve[b])
             wb -= wv
         K = 0
         if scaled:
@@ -366,10 +373,9 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         # -- the update: every feature present in x_t and the always-on one --
         positive = yt > 0.0
         norm = xsum + 1.0
-        changed = False
+        n = hi - lo
         if kind == MBW:
-            # factors alpha (1 + x~_j), beta (1 - x~_j), x~_j = x_j / norm
-            n = hi - lo
+            # the row's factors alpha (1 + x~_j), beta (1 - x~_j), x~_j = x_j / norm
             if positive:
                 for k in range(n):
                     xt = data[lo + k] / norm
@@ -380,85 +386,82 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                     xt = data[lo + k] / norm
                     fu[k] = beta * (1.0 - xt)
                     fv[k] = alpha * (1.0 + xt)
-            for k in range(n):
-                if data[lo + k] == 0.0:
-                    continue
-                j = idx[lo + k]
-                old = u[j]
-                new = old * fu[k]
-                if LO <= new < HI:  # one multiply, one range test
-                    u[j] = new
-                    changed = True
-                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-                    _multiply(u, ue, j, fu[k])
-                    changed = True
-                    if u[j] == 0.0:
-                        istate[N_ZEROED] += 1
-                old = v[j]
-                new = old * fv[k]
-                if LO <= new < HI:  # one multiply, one range test
-                    v[j] = new
-                    changed = True
-                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-                    _multiply(v, ve, j, fv[k])
-                    changed = True
-                    if v[j] == 0.0:
-                        istate[N_ZEROED] += 1
             xt = 1.0 / norm
             up = alpha * (1.0 + xt)
             down = beta * (1.0 - xt)
         else:
             up = alpha
             down = beta
-            f_u = up if positive else down
-            f_v = down if positive else up
-            for k in range(lo, hi):
-                if data[k] == 0.0:
-                    continue
-                j = idx[k]
-                old = u[j]
-                new = old * f_u
-                if LO <= new < HI:  # one multiply, one range test
-                    u[j] = new
-                    changed = True
-                elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-                    _multiply(u, ue, j, f_u)
-                    changed = True
-                    if u[j] == 0.0:
-                        istate[N_ZEROED] += 1
-                if balanced:
-                    old = v[j]
-                    new = old * f_v
-                    if LO <= new < HI:  # one multiply, one range test
-                        v[j] = new
-                        changed = True
-                    elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-                        _multiply(v, ve, j, f_v)
-                        changed = True
-                        if v[j] == 0.0:
-                            istate[N_ZEROED] += 1
-        # the always-on feature
-        j = b
-        f_u = up if positive else down
-        f_v = down if positive else up
-        old = u[j]
-        new = old * f_u
-        if LO <= new < HI:  # one multiply, one range test
-            u[j] = new
-            changed = True
-        elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-            _multiply(u, ue, j, f_u)
-            changed = True
-            if u[j] == 0.0:
-                istate[N_ZEROED] += 1
-        if balanced:
-            old = v[j]
-            new = old * f_v
-            if LO <= new < HI:  # one multiply, one range test
-                v[j] = new
+        bu = up if positive else down  # PW, BW: every feature's factors
+        bv = down if positive else up
+        # fast pass: a product whose mantissa stays inside [LO, HI) is stored
+        # (a weight with a nonzero exponent keeps its mantissa negative, and
+        # its exponent, as _multiply would); the others (a product leaving
+        # the range, a zero weight, a factor below LO) are queued for
+        # _multiply.  Each weight is updated once, so the order does not
+        # matter.
+        changed = False
+        nu = 0
+        nv = 0
+        for k in range(n):
+            if data[lo + k] == 0.0:
+                continue
+            j = idx[lo + k]
+            f = (fu[k] if kind == MBW else bu)
+            new = u[j] * f
+            if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+                u[j] = new
                 changed = True
-            elif old != 0.0:  # renormalise (exact), or a nonzero exponent
-                _multiply(v, ve, j, f_v)
+            else:
+                qu[nu] = k
+                nu += 1
+            if balanced:
+                f = (fv[k] if kind == MBW else bv)
+                new = v[j] * f
+                if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+                    v[j] = new
+                    changed = True
+                else:
+                    qv[nv] = k
+                    nv += 1
+        # the always-on feature, queued as k = n
+        f = bu
+        new = u[b] * f
+        if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+            u[b] = new
+            changed = True
+        else:
+            qu[nu] = n
+            nu += 1
+        if balanced:
+            f = bv
+            new = v[b] * f
+            if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+                v[b] = new
+                changed = True
+            else:
+                qv[nv] = n
+                nv += 1
+        # slow pass: renormalise by powers of two (exact)
+        for i in range(nu):
+            k = qu[i]
+            if k == n:
+                j, f = b, bu
+            else:
+                j, f = idx[lo + k], (fu[k] if kind == MBW else bu)
+            if u[j] != 0.0:
+                _multiply(u, ue, j, f)
+                changed = True
+                if u[j] == 0.0:
+                    istate[N_ZEROED] += 1
+        for i in range(nv):
+            k = qv[i]
+            if k == n:
+                j, f = b, bv
+            else:
+                j, f = idx[lo + k], (fv[k] if kind == MBW else bv)
+            if v[j] != 0.0:
+                _multiply(v, ve, j, f)
                 changed = True
                 if v[j] == 0.0:
                     istate[N_ZEROED] += 1
@@ -476,17 +479,19 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     width = columns.shape[0]  # longest possible row
     fu = np.empty(width)
     fv = np.empty(width)
+    qu = np.empty(width + 1, dtype=np.int64)
+    qv = np.empty(width + 1, dtype=np.int64)
     if kind == PW:
         return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha,
                       beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, fu, fv)
+                      mistakes, margins, fu, fv, qu, qv)
     if kind == BW:
         return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha,
                       beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, fu, fv)
+                      mistakes, margins, fu, fv, qu, qv)
     return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, lu, lv, last, vote_correct, mistakes, margins,
-                  fu, fv)
+                  fu, fv, qu, qv)
 
 
 @njit(cache=True)
