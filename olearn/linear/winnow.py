@@ -288,8 +288,7 @@ def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
 
 @njit(inline="always")
 def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-           theta, margin, lu, lv, last, vote_correct, mistakes, margins, fu,
-           fv, qu, qv):
+           theta, margin, lu, lv, last, vote_correct, mistakes, margins, queue):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
@@ -373,19 +372,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         # -- the update: every feature present in x_t and the always-on one --
         positive = yt > 0.0
         norm = xsum + 1.0
-        n = hi - lo
-        if kind == MBW:
-            # the row's factors alpha (1 + x~_j), beta (1 - x~_j), x~_j = x_j / norm
-            if positive:
-                for k in range(n):
-                    xt = data[lo + k] / norm
-                    fu[k] = alpha * (1.0 + xt)
-                    fv[k] = beta * (1.0 - xt)
-            else:
-                for k in range(n):
-                    xt = data[lo + k] / norm
-                    fu[k] = beta * (1.0 - xt)
-                    fv[k] = alpha * (1.0 + xt)
+        if kind == MBW:  # the always-on feature's x~ = 1 / norm
             xt = 1.0 / norm
             up = alpha * (1.0 + xt)
             down = beta * (1.0 - xt)
@@ -394,77 +381,77 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             down = beta
         bu = up if positive else down  # PW, BW: every feature's factors
         bv = down if positive else up
-        # fast pass: a product whose mantissa stays inside [LO, HI) is stored
-        # (a weight with a nonzero exponent keeps its mantissa negative, and
-        # its exponent, as _multiply would); the others (a product leaving
-        # the range, a zero weight, a factor below LO) are queued for
-        # _multiply.  Each weight is updated once, so the order does not
-        # matter.
+        # fast pass, one test per feature: if the new u_j (and v_j) are plain
+        # floats inside [LO, HI) they are stored; otherwise (a nonzero
+        # exponent, a product leaving the range, a zero weight) the feature is
+        # queued for the general pass below.  Each weight is updated once, so
+        # the order does not matter.
         changed = False
-        nu = 0
-        nv = 0
-        for k in range(n):
-            if data[lo + k] == 0.0:
+        nq = 0
+        for k in range(lo, hi):
+            x = data[k]
+            if x == 0.0:
                 continue
-            j = idx[lo + k]
-            f = (fu[k] if kind == MBW else bu)
-            new = u[j] * f
-            if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+            j = idx[k]
+            if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
+                xt = x / norm
+                x_up = alpha * (1.0 + xt)
+                x_down = beta * (1.0 - xt)
+                fa = x_up if positive else x_down
+                fb = x_down if positive else x_up
+            else:
+                fa = bu
+                fb = bv
+            new_u = u[j] * fa
+            if balanced:
+                new_v = v[j] * fb
+                if (LO <= new_u) & (new_u < HI) & (LO <= new_v) & (new_v < HI):
+                    u[j] = new_u
+                    v[j] = new_v
+                    changed = True
+                    continue
+            elif (LO <= new_u) & (new_u < HI):
+                u[j] = new_u
+                changed = True
+                continue
+            queue[nq] = k
+            nq += 1
+        # general pass: the queued features, then the always-on one (k = hi).
+        # A weight with a nonzero exponent whose mantissa stays in range is
+        # stored negated, its exponent kept, as _multiply would; otherwise
+        # _multiply renormalises by powers of two (exact).
+        for i in range(nq + 1):
+            if i < nq:
+                k = queue[i]
+                j = idx[k]
+                fa, fb = bu, bv
+                if kind == MBW:
+                    xt = data[k] / norm
+                    x_up = alpha * (1.0 + xt)
+                    x_down = beta * (1.0 - xt)
+                    fa = x_up if positive else x_down
+                    fb = x_down if positive else x_up
+            else:
+                j, fa, fb = b, bu, bv
+            new = u[j] * fa
+            if LO <= new < HI or (-HI < new <= -LO and fa >= LO):
                 u[j] = new
                 changed = True
-            else:
-                qu[nu] = k
-                nu += 1
-            if balanced:
-                f = (fv[k] if kind == MBW else bv)
-                new = v[j] * f
-                if LO <= new < HI or (-HI < new <= -LO and f >= LO):
-                    v[j] = new
-                    changed = True
-                else:
-                    qv[nv] = k
-                    nv += 1
-        # the always-on feature, queued as k = n
-        f = bu
-        new = u[b] * f
-        if LO <= new < HI or (-HI < new <= -LO and f >= LO):
-            u[b] = new
-            changed = True
-        else:
-            qu[nu] = n
-            nu += 1
-        if balanced:
-            f = bv
-            new = v[b] * f
-            if LO <= new < HI or (-HI < new <= -LO and f >= LO):
-                v[b] = new
-                changed = True
-            else:
-                qv[nv] = n
-                nv += 1
-        # slow pass: renormalise by powers of two (exact)
-        for i in range(nu):
-            k = qu[i]
-            if k == n:
-                j, f = b, bu
-            else:
-                j, f = idx[lo + k], (fu[k] if kind == MBW else bu)
-            if u[j] != 0.0:
-                _multiply(u, ue, j, f)
+            elif u[j] != 0.0:
+                _multiply(u, ue, j, fa)
                 changed = True
                 if u[j] == 0.0:
                     istate[N_ZEROED] += 1
-        for i in range(nv):
-            k = qv[i]
-            if k == n:
-                j, f = b, bv
-            else:
-                j, f = idx[lo + k], (fv[k] if kind == MBW else bv)
-            if v[j] != 0.0:
-                _multiply(v, ve, j, f)
-                changed = True
-                if v[j] == 0.0:
-                    istate[N_ZEROED] += 1
+            if balanced:
+                new = v[j] * fb
+                if LO <= new < HI or (-HI < new <= -LO and fb >= LO):
+                    v[j] = new
+                    changed = True
+                elif v[j] != 0.0:
+                    _multiply(v, ve, j, fb)
+                    changed = True
+                    if v[j] == 0.0:
+                        istate[N_ZEROED] += 1
         if changed:
             n_updates += 1
         if not vote_correct:
@@ -477,21 +464,18 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                 theta, margin, lu, lv, last, vote_correct, mistakes, margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model."""
     width = columns.shape[0]  # longest possible row
-    fu = np.empty(width)
-    fv = np.empty(width)
-    qu = np.empty(width + 1, dtype=np.int64)
-    qv = np.empty(width + 1, dtype=np.int64)
+    queue = np.empty(width, dtype=np.int64)
     if kind == PW:
         return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha,
                       beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, fu, fv, qu, qv)
+                      mistakes, margins, queue)
     if kind == BW:
         return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha,
                       beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, fu, fv, qu, qv)
+                      mistakes, margins, queue)
     return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, lu, lv, last, vote_correct, mistakes, margins,
-                  fu, fv, qu, qv)
+                  queue)
 
 
 @njit(cache=True)
