@@ -292,15 +292,28 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
-    learner gets its own compiled loop.  Per row: one pass over the nonzeros
-    that marks them present in the model and accumulates the score from the
-    plain mantissas (exact when no weight of the row has a nonzero exponent;
-    otherwise the row is scored again by :func:`winnow_score`, which handles
-    the exponents); then, on an update, a pass that computes MBW's row
-    factors into ``fu``/``fv`` (a loop without loads from the weights, which
-    the compiler vectorises) and a pass of one multiply and one range test per
-    weight.  The operations, and their order, are those of
-    :func:`winnow_score` and :func:`winnow_update`: results are bit-identical.
+    learner gets its own compiled loop, and no helper taking arrays is called
+    on the common path (a call with array arguments costs reference-count
+    updates).  Per row:
+
+    1. one pass over the nonzeros that marks them present in the model and
+       accumulates ``sum_j x_j (u_j - v_j)`` and ``sum_j x_j`` from the
+       mantissas; if a feature weight of the row has a nonzero exponent, or
+       the always-on weight a positive one, the row is scored again by
+       :func:`winnow_score` (rare);
+    2. on an update without voting, one pass of one multiply per weight and
+       one range test per feature (``u_j`` and ``v_j`` together, MBW's
+       factors computed in the pass); the features that fail the test and
+       the always-on feature go through the general per-weight update
+       (``_multiply`` when a mantissa leaves ``[LO, HI)``).  With voting the
+       update is :func:`winnow_update`.
+
+    The floating-point operations, and their order, are those of
+    :func:`winnow_score` and :func:`winnow_update` (each weight is updated
+    once per round, so the order of the weights does not matter): the
+    results are bit-identical to the per-round reference
+    (``tests/test_winnow_speed_exact.py``).  No ``fastmath``: it would let
+    the compiler reassociate the score's sum.
     """
     balanced = kind != PW
     voting = lu.shape[0] > 0
