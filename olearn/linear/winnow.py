@@ -473,22 +473,43 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 
 
 @njit(cache=True)
-def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
-    """One pass over the rows of ``X``; returns the number of rounds that changed the model."""
-    width = columns.shape[0]  # longest possible row
-    queue = np.empty(width, dtype=np.int64)
-    if kind == PW:
-        return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha,
-                      beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, queue)
-    if kind == BW:
-        return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha,
-                      beta, theta, margin, lu, lv, last, vote_correct,
-                      mistakes, margins, queue)
+def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  queue)
+
+
+@njit(cache=True)
+def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  queue)
+
+
+@njit(cache=True)
+def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+              margin, lu, lv, last, vote_correct, mistakes, margins, queue):
     return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, lu, lv, last, vote_correct, mistakes, margins,
                   queue)
+
+
+_PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
+
+
+def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
+    """One pass over the rows of ``X``; returns the number of rounds that changed the model.
+
+    Each learner has its own compiled loop (``kind`` is a constant in it),
+    compiled on first use only.
+    """
+    queue = np.empty(columns.shape[0], dtype=np.int64)  # longest possible row
+    return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
+                         beta, theta, margin, lu, lv, last, vote_correct,
+                         mistakes, margins, queue)
 
 
 @njit(cache=True)
