@@ -284,6 +284,24 @@ def markdown(rows, score, args):
         f"on this machine: {by['Perceptron (reference row, not a peer)']['loop_ns_per_nonzero']:.2f} "
         f"ns per nonzero.")
     lines.append(
+        "- What made the loops faster (`olearn/linear/winnow.py`, `_train`): one "
+        "compiled loop per learner; no helper with array arguments on the per-row or "
+        "per-weight path (each such call costs reference-count updates; with the "
+        "per-weight update in a helper the loop was several times slower); the score "
+        "from the plain mantissas, the exponent-aware `winnow_score` only for a row "
+        "with a feature weight outside the plain range (the always-on weight, whose "
+        "exponent soon leaves 0, is handled inline); in the update, one range test per "
+        "feature for u_j and v_j together, the rare renormalisations queued to a "
+        "second pass; a weight with a nonzero exponent updated in place while its "
+        "mantissa stays in range.")
+    lines.append(
+        "- Measured and not kept: hoisting the normalisation into one reciprocal "
+        "multiply, x_j * (1 / (1 + sum x)), changes the last bit of x~_j and with it "
+        "the weights and margins (the digests of `tests/test_winnow_speed_exact.py` "
+        "fail), so it is not bit-identical; MBW's row factors in a separate "
+        "vectorisable pass, u and v interleaved in one array, and a branch-free "
+        "minimum in place of the per-feature sign test were no faster.")
+    lines.append(
         "- The voted MBW is not part of the target: it updates through the general "
         "per-weight code, adding each changed weight's share of the vote in the log "
         "domain (a log and an exp per updated coordinate).")
