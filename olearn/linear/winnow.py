@@ -65,6 +65,11 @@ HI = 2.0 ** CHUNK
 LO = 2.0 ** -CHUNK
 LN_CHUNK = CHUNK * math.log(2.0)
 
+#: ``LO <= w < HI`` as one unsigned comparison of the bit patterns (ordered
+#: like the values for non-negative floats; negative ones wrap above SPAN)
+BITS_LO = np.float64(LO).view(np.uint64)
+BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
+
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
@@ -416,14 +421,16 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                 fa = bu
                 fb = bv
             new_u = u[j] * fa
+            in_u = np.float64(new_u).view(np.uint64) - BITS_LO < BITS_SPAN
             if balanced:
                 new_v = v[j] * fb
-                if (LO <= new_u) & (new_u < HI) & (LO <= new_v) & (new_v < HI):
+                in_v = np.float64(new_v).view(np.uint64) - BITS_LO < BITS_SPAN
+                if in_u & in_v:
                     u[j] = new_u
                     v[j] = new_v
                     changed = True
                     continue
-            elif (LO <= new_u) & (new_u < HI):
+            elif in_u:
                 u[j] = new_u
                 changed = True
                 continue
