@@ -341,14 +341,17 @@ def markdown(sessions, args):
         "from the plain mantissas, the exponent-aware `winnow_score` only for a row "
         "with a feature weight outside the plain range (the always-on weight, whose "
         "exponent soon leaves 0, is handled inline); in the update, one range test per "
-        "feature for u_j and v_j together, the rare renormalisations queued to a "
+        "feature for u_j and v_j together (each an unsigned comparison of the bit "
+        "pattern), the rare renormalisations queued to a "
         "second pass; a weight with a nonzero exponent updated in place while its "
         "mantissa stays in range.")
     lines.append(
         "- Measured and not kept: hoisting the normalisation into one reciprocal "
-        "multiply, x_j * (1 / (1 + sum x)), changes the last bit of x~_j and with it "
-        "the weights and margins (the digests of `tests/test_winnow_speed_exact.py` "
-        "fail), so it is not bit-identical; MBW's row factors in a separate "
+        "multiply, x_j * (1 / (1 + sum x)), saves MBW one division per updated "
+        "feature but changes the last bit of some x~_j and with it the weights and "
+        "margins (on this stream the mistakes happened to stay the same; the digests "
+        "of `tests/test_winnow_speed_exact.py` fail), so it is not bit-identical and "
+        "was not adopted; MBW's row factors in a separate "
         "vectorisable pass, u and v interleaved in one array, and a branch-free "
         "minimum in place of the per-feature sign test were no faster.")
     lines.append(
