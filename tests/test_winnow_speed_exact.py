@@ -10,8 +10,10 @@ seen mask) and test-time scores, computed with that code on four streams --
 the quick benchmark stream of ``benchmarks/throughput.py``, a stream whose
 weights leave the plain-float range with explicit zeros stored in the CSR
 structure, one with factors 1e20 / 1e-20 (exponents of both signs, the
-scaled score), and a dense one.  Only IEEE +, *, / and ldexp enter these
-numbers, so the digests do not depend on the platform's libm.
+scaled score), and a dense one.  Past the initial weights (``exp(log
+theta0)``, exact for the default theta0 = 1, 2 -- checked below), only IEEE
++, *, / and ldexp enter these numbers, so the digests do not depend on the
+platform's libm.
 
 A second, independent check: the voted learners update through the general
 ``winnow_update`` (their log-domain bookkeeping needs it); the learner inside
@@ -104,6 +106,19 @@ def test_bit_identical_to_reference_loops(name):
                    state=digest(est._u, est._ue, est._v, est._ve, est._seen),
                    decision=digest(est.decision_function(X[:min(2000, X.shape[0])])))
         assert got == STORED[f"{name}/{short}"], short
+
+
+def test_initial_weights_exact():
+    """The digests start from the exact theta0 (the state is built through
+    exp(log theta0)): a libm that rounds it otherwise fails here first."""
+    X, y = text_like(n=5, d=4)
+    for cls in LEARNERS.values():
+        est = cls()
+        est._init_state(X.shape[1])
+        theta_u, theta_v = est._initial()
+        assert np.all(est._u == theta_u) and np.all(est._ue == 0)
+        if theta_v is not None:
+            assert np.all(est._v == theta_v) and np.all(est._ve == 0)
 
 
 def test_streams_exercise_the_slow_paths():
