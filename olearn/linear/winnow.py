@@ -65,6 +65,11 @@ HI = 2.0 ** CHUNK
 LO = 2.0 ** -CHUNK
 LN_CHUNK = CHUNK * math.log(2.0)
 
+#: ``LO <= w < HI`` as one unsigned comparison of the bit patterns (ordered
+#: like the values for non-negative floats; negative ones wrap above SPAN)
+BITS_LO = np.float64(LO).view(np.uint64)
+BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
+
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
@@ -286,44 +291,232 @@ def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
     return changed
 
 
-@njit(cache=True)
-def winnow_round(X, t, y, kind, columns, u, ue, v, ve, seen, istate, alpha,
-                 beta, theta, margin, lu, lv, last, vote_correct, mistakes,
-                 margins):
-    """One round of Table 2 (Table 1 for PW and BW): score, record, update.
+@njit(inline="always")
+def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
+           theta, margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
-    Returns 1 if the model changed, else 0.
+    ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
+    learner gets its own compiled loop, and no helper taking arrays is called
+    on the common path (a call with array arguments costs reference-count
+    updates).  Per row:
+
+    1. one pass over the nonzeros that marks them present in the model and
+       accumulates ``sum_j x_j (u_j - v_j)`` and ``sum_j x_j`` from the
+       mantissas; if a feature weight of the row has a nonzero exponent, or
+       the always-on weight a positive one, the row is scored again by
+       :func:`winnow_score` (rare);
+    2. on an update without voting, one pass of one multiply per weight and
+       one range test per feature (``u_j`` and ``v_j`` together, MBW's
+       factors computed in the pass); the features that fail the test and
+       the always-on feature go through the general per-weight update
+       (``_multiply`` when a mantissa leaves ``[LO, HI)``).  With voting the
+       update is :func:`winnow_update`.
+
+    The floating-point operations, and their order, are those of
+    :func:`winnow_score` and :func:`winnow_update` (each weight is updated
+    once per round, so the order of the weights does not matter): the
+    results are bit-identical to the per-round reference
+    (``tests/test_winnow_speed_exact.py``).  No ``fastmath``: it would let
+    the compiler reassociate the score's sum.
     """
-    data, idx, lo, hi = winnow_row(X, t, columns)
-    s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, False,
-                              theta)
-    for k in range(lo, hi):  # the row's features are now present in the model
-        if data[k] != 0.0:
-            seen[idx[k]] = 1
-    mistakes[t] = (s > 0.0) != (y > 0.0)
-    margins[t] = y * math.ldexp(s, CHUNK * K)
-    if kind == MBW:
-        update = y * s <= math.ldexp(margin, -CHUNK * K)
-    else:
-        update = mistakes[t]
-    changed = False
-    if update:
-        changed = winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve,
-                                istate, alpha, beta, lu, lv, last)
-    if not update or not vote_correct:
-        istate[CREDITS] += 1  # "correct": c_i counts the rounds without update
-    return 1 if changed else 0
-
-
-@njit(cache=True)
-def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
+    balanced = kind != PW
+    voting = lu.shape[0] > 0
+    b = u.shape[0] - 1
     n_updates = 0
     for t in range(y.shape[0]):
-        n_updates += winnow_round(X, t, y[t], kind, columns, u, ue, v, ve,
-                                  seen, istate, alpha, beta, theta, margin,
-                                  lu, lv, last, vote_correct, mistakes, margins)
+        data, idx, lo, hi = winnow_row(X, t, columns)
+        yt = y[t]
+        # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
+        xsum = 0.0
+        dot = 0.0
+        scaled = False  # a weight of the row has a nonzero exponent
+        for k in range(lo, hi):
+            x = data[k]
+            if x == 0.0:
+                continue
+            j = idx[k]
+            seen[j] = 1  # the row's features are now present in the model
+            xsum += x
+            w = u[j]
+            if balanced:
+                wv = v[j]
+                if w < 0.0 or wv < 0.0:
+                    scaled = True
+                w -= wv
+            elif w < 0.0:
+                scaled = True
+            dot += x * w
+        # the always-on feature, as winnow_score takes it: a weight with a
+        # negative exponent is scaled down (usually to 0), a positive exponent
+        # needs the scaled score
+        wb = u[b]
+        if wb < 0.0:
+            if ue[b] > 0:
+                scaled = True
+            wb = math.ldexp(-wb, CHUNK * ue[b])
+        if balanced:
+            wv = v[b]
+            if wv < 0.0:
+                if ve[b] > 0:
+                    scaled = True
+                wv = math.ldexp(-wv, CHUNK * ve[b])
+            wb -= wv
+        K = 0
+        if scaled:
+            s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen,
+                                      False, theta)
+            margins[t] = yt * math.ldexp(s, CHUNK * K)
+        else:
+            s = (dot + wb) / (xsum + 1.0) - theta
+            margins[t] = yt * s
+        mistake = (s > 0.0) != (yt > 0.0)
+        mistakes[t] = mistake
+        if kind == MBW:
+            update = yt * s <= (margin if K == 0
+                                else math.ldexp(margin, -CHUNK * K))
+        else:
+            update = mistake
+        if not update:
+            istate[CREDITS] += 1  # a credit under either weighting
+            continue
+        if voting:  # the vote's log-domain bookkeeping: the general update
+            if winnow_update(data, idx, lo, hi, yt, kind, xsum, u, ue, v, ve,
+                             istate, alpha, beta, lu, lv, last):
+                n_updates += 1
+            if not vote_correct:  # "rounds": every round is credited, after
+                istate[CREDITS] += 1  # the pending votes are added
+            continue
+        # -- the update: every feature present in x_t and the always-on one --
+        positive = yt > 0.0
+        norm = xsum + 1.0
+        if kind == MBW:  # the always-on feature's x~ = 1 / norm
+            xt = 1.0 / norm
+            up = alpha * (1.0 + xt)
+            down = beta * (1.0 - xt)
+        else:
+            up = alpha
+            down = beta
+        bu = up if positive else down  # PW, BW: every feature's factors
+        bv = down if positive else up
+        # fast pass, one test per feature: if the new u_j (and v_j) are plain
+        # floats inside [LO, HI) they are stored; otherwise (a nonzero
+        # exponent, a product leaving the range, a zero weight) the feature is
+        # queued for the general pass below.  Each weight is updated once, so
+        # the order does not matter.
+        changed = False
+        nq = 0
+        for k in range(lo, hi):
+            x = data[k]
+            if x == 0.0:
+                continue
+            j = idx[k]
+            if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
+                xt = x / norm
+                x_up = alpha * (1.0 + xt)
+                x_down = beta * (1.0 - xt)
+                fa = x_up if positive else x_down
+                fb = x_down if positive else x_up
+            else:
+                fa = bu
+                fb = bv
+            new_u = u[j] * fa
+            in_u = np.float64(new_u).view(np.uint64) - BITS_LO < BITS_SPAN
+            if balanced:
+                new_v = v[j] * fb
+                in_v = np.float64(new_v).view(np.uint64) - BITS_LO < BITS_SPAN
+                if in_u & in_v:
+                    u[j] = new_u
+                    v[j] = new_v
+                    changed = True
+                    continue
+            elif in_u:
+                u[j] = new_u
+                changed = True
+                continue
+            queue[nq] = k
+            nq += 1
+        # general pass: the queued features, then the always-on one (k = hi).
+        # A weight with a nonzero exponent whose mantissa stays in range is
+        # stored negated, its exponent kept, as _multiply would; otherwise
+        # _multiply renormalises by powers of two (exact).
+        for i in range(nq + 1):
+            if i < nq:
+                k = queue[i]
+                j = idx[k]
+                fa, fb = bu, bv
+                if kind == MBW:
+                    xt = data[k] / norm
+                    x_up = alpha * (1.0 + xt)
+                    x_down = beta * (1.0 - xt)
+                    fa = x_up if positive else x_down
+                    fb = x_down if positive else x_up
+            else:
+                j, fa, fb = b, bu, bv
+            new = u[j] * fa
+            if LO <= new < HI or (-HI < new <= -LO and fa >= LO):
+                u[j] = new
+                changed = True
+            elif u[j] != 0.0:
+                _multiply(u, ue, j, fa)
+                changed = True
+                if u[j] == 0.0:
+                    istate[N_ZEROED] += 1
+            if balanced:
+                new = v[j] * fb
+                if LO <= new < HI or (-HI < new <= -LO and fb >= LO):
+                    v[j] = new
+                    changed = True
+                elif v[j] != 0.0:
+                    _multiply(v, ve, j, fb)
+                    changed = True
+                    if v[j] == 0.0:
+                        istate[N_ZEROED] += 1
+        if changed:
+            n_updates += 1
+        if not vote_correct:
+            istate[CREDITS] += 1
     return n_updates
+
+
+@njit(cache=True)
+def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  queue)
+
+
+@njit(cache=True)
+def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  queue)
+
+
+@njit(cache=True)
+def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
+              margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+    return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
+                  queue)
+
+
+_PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
+
+
+def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
+    """One pass over the rows of ``X``; returns the number of rounds that changed the model.
+
+    Each learner has its own compiled loop (``kind`` is a constant in it),
+    compiled on first use only.
+    """
+    queue = np.empty(columns.shape[0], dtype=np.int64)  # longest possible row
+    return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
+                         beta, theta, margin, lu, lv, last, vote_correct,
+                         mistakes, margins, queue)
 
 
 @njit(cache=True)

@@ -1,0 +1,166 @@
+"""The fast Winnow loops give bit-for-bit the results of the reference loops.
+
+``olearn.linear.winnow`` trains with one compiled loop per learner (plain
+mantissas in the score, one multiply and one range test per updated weight,
+renormalisation queued).  These tests pin its results to those of the
+general per-round code it replaced (commit 8bd0b38: ``winnow_score`` then
+``winnow_update`` on every round): SHA-256 digests of the per-round record
+(``mistakes_``, ``margins_``), the exact state (mantissas, exponents, the
+seen mask) and test-time scores, computed with that code on four streams --
+the quick benchmark stream of ``benchmarks/throughput.py``, a stream whose
+weights leave the plain-float range with explicit zeros stored in the CSR
+structure, one with factors 1e20 / 1e-20 (exponents of both signs, the
+scaled score), and a dense one.  Past the initial weights (``exp(log
+theta0)``, exact for the default theta0 = 1, 2 -- checked below), only IEEE
++, *, / and ldexp enter these numbers, so the digests do not depend on the
+platform's libm.
+
+A second, independent check: the voted learners update through the general
+``winnow_update`` (their log-domain bookkeeping needs it); the learner inside
+``Averaged`` must retrace the plain learner exactly.
+"""
+import hashlib
+import importlib.util
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_array_equal
+
+from olearn import Averaged, BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+from test_winnow import extreme_stream, text_like
+
+ROOT = Path(__file__).resolve().parents[1]
+LEARNERS = {"PW": PositiveWinnow, "BW": BalancedWinnow, "MBW": ModifiedBalancedWinnow}
+
+# digests computed by the reference loops of commit 8bd0b38 (see the docstring)
+STORED = {
+    'bench_quick/PW': {'n_mistakes': 8547, 'n_updates': 8547, 'record': 'efaf5caa65fbda69', 'state': '85ef2d552b9f5dbb', 'decision': '5dfe9ccc972b353a'},
+    'bench_quick/BW': {'n_mistakes': 8548, 'n_updates': 8548, 'record': '198ba4bdab75e51c', 'state': '10d3aa1685d0e742', 'decision': 'c1f59c025e1e1d0f'},
+    'bench_quick/MBW': {'n_mistakes': 9110, 'n_updates': 17734, 'record': 'dd52cd74f8095508', 'state': 'd77598ba8bfbb3fe', 'decision': '860ee532bc202f21'},
+    'extreme_csr_zeros/PW': {'n_mistakes': 11915, 'n_updates': 11915, 'record': '13efe6ee2e856380', 'state': 'abbb576dcce3f9af', 'decision': '34cc356e8b40d835'},
+    'extreme_csr_zeros/BW': {'n_mistakes': 11378, 'n_updates': 11378, 'record': '5d12c53b4ef76e4c', 'state': 'd76e177184435f74', 'decision': 'b5526bbb32160ca2'},
+    'extreme_csr_zeros/MBW': {'n_mistakes': 14226, 'n_updates': 19431, 'record': '1317ee087ab3d787', 'state': 'c9657e0d6932325d', 'decision': '933c52795d2e6026'},
+    'extreme_big_factors/PW': {'n_mistakes': 2447, 'n_updates': 2447, 'record': 'aca8ed26a07536d5', 'state': 'e8187bcb2766364c', 'decision': 'c2ee20ba300fcd6e'},
+    'extreme_big_factors/BW': {'n_mistakes': 1658, 'n_updates': 1658, 'record': '7e5b29a94c4d0950', 'state': 'c0f720ab735bb43c', 'decision': '23d9e0d61d132d12'},
+    'extreme_big_factors/MBW': {'n_mistakes': 1845, 'n_updates': 1968, 'record': '19d69895821cfc63', 'state': 'a2ebb7caff728487', 'decision': '3b3f89a1d03ebbf6'},
+    'text_dense/PW': {'n_mistakes': 791, 'n_updates': 791, 'record': '30c31951438d0d7b', 'state': 'fad691b8b94fdda8', 'decision': 'bf5ccc1c5c53863c'},
+    'text_dense/BW': {'n_mistakes': 790, 'n_updates': 790, 'record': '4f8360522436b817', 'state': 'f41d2270b863e8a5', 'decision': '2cb4ca227f3d7371'},
+    'text_dense/MBW': {'n_mistakes': 1119, 'n_updates': 2241, 'record': '3f73eeb91dcd47ee', 'state': 'b7f2fd39c044222d', 'decision': '7c826bee13d41c69'},
+}
+
+
+def digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+def bench_quick():
+    spec = importlib.util.spec_from_file_location(
+        "throughput", ROOT / "benchmarks" / "throughput.py")
+    throughput = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(throughput)
+    return throughput.make_stream("sparse 200k x 50k, 75 nnz/row", True)
+
+
+def stream(name):
+    if name == "bench_quick":
+        return bench_quick()
+    if name == "extreme_csr_zeros":
+        X, y = extreme_stream(30000, seed=3)
+        X = sp.csr_matrix(X)
+        X.data[::7] = 0.0                   # explicit zeros: not features of the row
+        return X, y
+    if name == "extreme_big_factors":
+        X, y = extreme_stream(5000, seed=4)
+        return sp.csr_matrix(X), y
+    if name == "text_dense":
+        return text_like(n=3000, d=40, seed=5)
+    raise KeyError(name)
+
+
+def params(name):
+    return dict(alpha=1e20, beta=1e-20) if name == "extreme_big_factors" else {}
+
+
+STREAMS = sorted({key.split("/")[0] for key in STORED})
+
+
+def fit(cls, X, y, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # MBW zero-row warning
+        return cls(**kw).fit(X, y)
+
+
+@pytest.mark.parametrize("name", STREAMS)
+def test_bit_identical_to_reference_loops(name):
+    X, y = stream(name)
+    for short, cls in LEARNERS.items():
+        est = fit(cls, X, y, **params(name))
+        got = dict(n_mistakes=int(est.n_mistakes_), n_updates=int(est.n_updates_),
+                   record=digest(est.mistakes_, est.margins_),
+                   state=digest(est._u, est._ue, est._v, est._ve, est._seen),
+                   decision=digest(est.decision_function(X[:min(2000, X.shape[0])])))
+        assert got == STORED[f"{name}/{short}"], short
+
+
+def test_initial_weights_exact():
+    """The digests start from the exact theta0 (the state is built through
+    exp(log theta0)): a libm that rounds it otherwise fails here first."""
+    for cls in LEARNERS.values():
+        est = cls()
+        est._init_state(40)
+        theta_u, theta_v = est._initial()
+        assert np.all(est._u == theta_u) and np.all(est._ue == 0)
+        if theta_v is not None:
+            assert np.all(est._v == theta_v) and np.all(est._ve == 0)
+
+
+def test_streams_exercise_the_slow_paths():
+    """The stored streams reach what the fast loop must hand over: weights
+    below and above the plain range (negative and positive exponents) and
+    explicit zeros."""
+    X, y = stream("extreme_big_factors")
+    est = fit(BalancedWinnow, X, y, **params("extreme_big_factors"))
+    assert est._ve.max() > 0 and est._ue.min() < 0
+    X, y = stream("extreme_csr_zeros")
+    assert np.count_nonzero(X.data == 0.0) > 1000
+    est = fit(ModifiedBalancedWinnow, X, y)
+    assert est._ve.min() < 0
+
+
+@pytest.mark.parametrize("name", ["extreme_csr_zeros", "extreme_big_factors", "text_dense"])
+@pytest.mark.parametrize("weights", ["rounds", "correct"])
+def test_voted_learner_retraces_plain_learner(name, weights):
+    """The voted learner updates through the general winnow_update."""
+    X, y = stream(name)
+    for cls in LEARNERS.values():
+        plain = fit(cls, X, y, **params(name))
+        voted = Averaged(cls(**params(name)), weights=weights)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            voted.fit(X, y)
+        inner = voted.learner_
+        assert_array_equal(inner.mistakes_, plain.mistakes_)
+        assert_array_equal(inner.margins_, plain.margins_)
+        for a, b in zip((inner._u, inner._ue, inner._v, inner._ve, inner._seen),
+                        (plain._u, plain._ue, plain._v, plain._ve, plain._seen)):
+            assert_array_equal(a, b)
+        assert inner.n_updates_ == plain.n_updates_
+
+
+def test_csr_with_zeros_equals_csr_without():
+    """Explicit zeros change nothing: neither the score, nor the update, nor
+    the seen mask."""
+    X, y = stream("extreme_csr_zeros")
+    Xc = X.copy()
+    Xc.eliminate_zeros()
+    for cls in LEARNERS.values():
+        a, b = fit(cls, X, y), fit(cls, Xc, y)
+        assert_array_equal(a.margins_, b.margins_)
+        assert_array_equal(a._u, b._u)
+        assert_array_equal(a._seen, b._seen)
