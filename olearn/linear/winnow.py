@@ -762,6 +762,18 @@ class PositiveWinnow(WinnowClassifier):
         Initial weight (frozen once fitted).
     n_epochs, shuffle, random_state
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import PositiveWinnow
+    >>> X = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 0.0, 0.0],   # x >= 0
+    ...      [0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = PositiveWinnow(alpha=1.5, beta=0.5).fit(X, y)   # one pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (3, 3)
+    >>> clf.predict([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).tolist()
+    [1, -1]
     """
 
     _kind = PW
@@ -796,6 +808,18 @@ class BalancedWinnow(WinnowClassifier):
         ``theta0_pos``, ``theta0_neg`` are frozen once fitted.
     n_epochs, shuffle, random_state
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import BalancedWinnow
+    >>> X = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 0.0, 0.0],   # x >= 0
+    ...      [0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = BalancedWinnow(alpha=1.5, beta=0.5).fit(X, y)   # one pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (4, 4)
+    >>> clf.predict([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).tolist()
+    [1, -1]
     """
 
     _kind = BW
@@ -832,6 +856,18 @@ class ModifiedBalancedWinnow(BalancedWinnow):
         The thick separator M.
     n_epochs, shuffle, random_state
         As in :class:`olearn.Perceptron`.
+
+    Examples
+    --------
+    >>> from olearn import ModifiedBalancedWinnow
+    >>> X = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 0.0, 0.0],   # x >= 0
+    ...      [0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    >>> y = [1, -1, 1, -1, 1, -1]
+    >>> clf = ModifiedBalancedWinnow(alpha=1.5, beta=0.5, margin=1.0).fit(X, y)   # one pass, in order
+    >>> int(clf.n_mistakes_), int(clf.n_updates_)
+    (4, 4)
+    >>> clf.predict([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).tolist()
+    [1, -1]
     """
 
     _kind = MBW
