@@ -426,26 +426,21 @@ def reproduce(out_dir, parts=("figure2a", "figure2b", "table1", "pa_plain", "wid
         save(mistakes, out_dir, "figure2b", {"n_permutations": 10,
                                              "noise_levels": [0.0, 0.1]}, checkout)
         progress("figure2b done")
+    def store_table1(name, label, **kwargs):
+        started = time.perf_counter()
+        table = run_table1(n_jobs=n_jobs, progress=lambda n, s: progress(f"{label}{n}: {s:.1f}s"),
+                           **kwargs)
+        save(table, out_dir, name, {"tasks": table1_tasks(False),
+                                    "noise_levels": list(NOISE_LEVELS),
+                                    "grids": kwargs.get("grids", GRIDS), "max_passes": 10,
+                                    "max_instances": 2000, "n_jobs": n_jobs,
+                                    "seconds": round(time.perf_counter() - started)},
+             checkout)
+
     if "table1" in parts:
-        started = time.perf_counter()
-        table = run_table1(progress=lambda n, s: progress(f"{n}: {s:.1f}s"),
-                           n_jobs=n_jobs)
-        save(table, out_dir, "table1", {"tasks": table1_tasks(False),
-                                        "noise_levels": list(NOISE_LEVELS),
-                                        "grids": GRIDS, "max_passes": 10,
-                                        "max_instances": 2000, "n_jobs": n_jobs,
-                                        "seconds": round(time.perf_counter() - started)},
-             checkout)
+        store_table1("table1", "")
     if "pa_plain" in parts:
-        started = time.perf_counter()
-        plain = run_table1(grids=PLAIN_PA_GRIDS, learners=("PA plain",), n_jobs=n_jobs,
-                           progress=lambda n, s: progress(f"plain PA {n}: {s:.1f}s"))
-        save(plain, out_dir, "table1_pa_plain", {"tasks": table1_tasks(False),
-                                                 "noise_levels": list(NOISE_LEVELS),
-                                                 "grids": PLAIN_PA_GRIDS, "max_passes": 10,
-                                                 "max_instances": 2000, "n_jobs": n_jobs,
-                                                 "seconds": round(time.perf_counter() - started)},
-             checkout)
+        store_table1("table1_pa_plain", "plain PA ", grids=PLAIN_PA_GRIDS, learners=("PA plain",))
     if "wide" in parts:
         tasks = [(t, "ocr-split") for t in OCR_USPS]
         wide = run_table1(tasks=tasks, noise_levels=(0.0, 0.3), grids=WIDE_GRIDS,
