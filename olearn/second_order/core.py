@@ -28,6 +28,12 @@ Full covariance (``covariance="full"``)
     followed by a symmetric rank-one update (BLAS ``dsymv`` + ``dsyr``) reads
     the triangle twice and writes it once.  No ``x x'`` or ``s s'`` temporary is ever formed.  The
     pending update is applied before ``covariance_`` is read.
+    ``n_jobs`` (ours, opt-in; default ``None`` = the serial sweep above,
+    unchanged) runs :func:`sweep_parallel` instead: the row pairs are cut
+    into ``T`` chunks of about equal numbers of triangle entries
+    (:func:`sweep_bounds`), one numba thread per chunk, each scattering into
+    its own partial ``s``; the partials are summed at the end.  Only the
+    order of the additions in ``s`` differs from the serial sweep.
 Diagonal covariance (``covariance="diag"``)
     ``Sigma`` is a vector; the round runs the full-covariance formulas with
     ``Sigma`` replaced by its diagonal, then projects the covariance update
