@@ -100,6 +100,16 @@ class AROW(SecondOrderClassifier):
         ``"covariance"`` projects the update of ``Sigma`` (ours, not the paper's).
     n_epochs, shuffle, random_state
         As in :class:`olearn.Perceptron`.
+    n_jobs : int or None, default=None
+        Ours, not the paper's (it does not change the model): threads of
+        the full-covariance sweep. ``None`` or ``1`` is the serial sweep;
+        an int ``>= 2`` (capped at numba's ``NUMBA_NUM_THREADS``) or ``-1``
+        (all of them) runs :func:`olearn.second_order.core.sweep_parallel`
+        with that many numba threads for the call (numba's thread count is
+        restored afterwards). The results differ from the serial sweep only
+        by the order in which terms of ``Sigma x`` are added (rounding).
+        May change between ``partial_fit`` calls. Ignored with
+        ``covariance="diag"``.
 
     Attributes
     ----------
@@ -122,7 +132,7 @@ class AROW(SecondOrderClassifier):
 
     def __init__(self, r=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, n_jobs=None):
         self.r = r
         self.covariance = covariance
         self.a = a
@@ -130,6 +140,7 @@ class AROW(SecondOrderClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _check_params(self):
         check_positive("r", self.r)
@@ -148,8 +159,8 @@ class NAROW(SecondOrderClassifier):
     ----------
     b : float, default=1.0
         ``b > 0``.
-    covariance, a, diagonal, n_epochs, shuffle, random_state
-        As in :class:`AROW`.
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+        As in :class:`AROW` (``n_jobs``: ours, threads of the full sweep).
 
     Examples
     --------
@@ -167,7 +178,7 @@ class NAROW(SecondOrderClassifier):
 
     def __init__(self, b=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, n_jobs=None):
         self.b = b
         self.covariance = covariance
         self.a = a
@@ -175,6 +186,7 @@ class NAROW(SecondOrderClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _check_params(self):
         check_positive("b", self.b)

@@ -28,6 +28,12 @@ Full covariance (``covariance="full"``)
     followed by a symmetric rank-one update (BLAS ``dsymv`` + ``dsyr``) reads
     the triangle twice and writes it once.  No ``x x'`` or ``s s'`` temporary is ever formed.  The
     pending update is applied before ``covariance_`` is read.
+    ``n_jobs`` (ours, opt-in; default ``None`` = the serial sweep above,
+    unchanged) runs :func:`sweep_parallel` instead: the row pairs are cut
+    into ``T`` chunks of about equal numbers of triangle entries
+    (:func:`sweep_bounds`), one numba thread per chunk, each scattering into
+    its own partial ``s``; the partials are summed at the end.  Only the
+    order of the additions in ``s`` differs from the serial sweep.
 Diagonal covariance (``covariance="diag"``)
     ``Sigma`` is a vector; the round runs the full-covariance formulas with
     ``Sigma`` replaced by its diagonal, then projects the covariance update
@@ -49,10 +55,12 @@ Diagonal covariance (``covariance="diag"``)
     Both keep ``Sigma_jj > 0`` (the first divides by ``1 + gamma Sigma_jj x_j^2
     >= 1``; in the second ``beta Sigma_jj x_j^2 <= beta chi < 1``).
 """
+import numbers
 import os
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._rows import row_dot
@@ -154,6 +162,100 @@ def sweep(S, p, beta, x, s):
         s[i] += v * x[i]
 
 
+@njit(cache=True, fastmath={"reassoc", "contract", "nsz"})
+def _sweep_pairs(S, p, beta, x, s, q0, q1):
+    """The loop of :func:`sweep` over the row pairs ``q0 <= q < q1`` (rows
+    ``2q`` and ``2q+1``), scattering into ``s``; ``s[2 q0:]`` is zeroed first
+    (a chunk never writes below its first row)."""
+    d = x.shape[0]
+    for j in range(2 * q0, d):
+        s[j] = 0.0
+    for q in range(q0, q1):
+        i = 2 * q
+        k = i + 1
+        bpi = beta * p[i]
+        bpk = beta * p[k]
+        xi = x[i]
+        xk = x[k]
+        a00 = S[i, i] - bpi * p[i]
+        a01 = S[i, k] - bpi * p[k]
+        a11 = S[k, k] - bpk * p[k]
+        Si = S[i, i + 2:]
+        Sk = S[k, i + 2:]
+        pv = p[i + 2:]
+        xv = x[i + 2:]
+        sv = s[i + 2:]
+        acc_i = a00 * xi + a01 * xk
+        acc_k = a01 * xi + a11 * xk
+        if beta != 0.0:
+            S[i, i] = a00
+            S[i, k] = a01
+            S[k, k] = a11
+            for j in range(Si.shape[0]):
+                vi = Si[j] - bpi * pv[j]
+                vk = Sk[j] - bpk * pv[j]
+                Si[j] = vi
+                Sk[j] = vk
+                sv[j] += vi * xi + vk * xk
+                acc_i += vi * xv[j]
+                acc_k += vk * xv[j]
+        else:
+            for j in range(Si.shape[0]):
+                vi = Si[j]
+                vk = Sk[j]
+                sv[j] += vi * xi + vk * xk
+                acc_i += vi * xv[j]
+                acc_k += vk * xv[j]
+        s[i] += acc_i
+        s[k] += acc_k
+
+
+def sweep_bounds(d, n_chunks):
+    """Pair indices ``0 = b_0 <= ... <= b_T = d // 2`` that cut the row pairs
+    of a d x d triangle into ``T = n_chunks`` chunks of about the same number
+    of entries (pair ``q``, rows ``2q`` and ``2q+1``, holds ``2d - 1 - 4q``)."""
+    n_pairs = d // 2
+    sizes = 2 * d - 1 - 4 * np.arange(n_pairs, dtype=np.int64)
+    cum = np.concatenate(([0], np.cumsum(sizes)))
+    targets = cum[-1] * np.arange(1, n_chunks) / n_chunks
+    inner = np.searchsorted(cum, targets)
+    return np.concatenate(([0], inner, [n_pairs])).astype(np.int64)
+
+
+@njit(cache=True, parallel=True, fastmath={"reassoc", "contract", "nsz"})
+def sweep_parallel(S, p, beta, x, s, bounds, parts):
+    """:func:`sweep` on ``T = len(bounds) - 1`` threads (opt-in, ``n_jobs``).
+
+    Chunk ``c`` takes the row pairs ``bounds[c] <= q < bounds[c+1]`` (from
+    :func:`sweep_bounds`: about the same number of triangle entries each),
+    updates them and scatters ``S x`` into its own row ``parts[c]`` (a T x d
+    buffer: no two threads write the same number); the partial vectors are
+    then summed into ``s``.  Each entry of ``S`` and ``s`` is computed by the
+    same operations as in :func:`sweep` (same fastmath flags); only the order
+    in which the terms of ``s_j`` are added differs (the chunks' partial sums
+    are added at the end), so results differ from the serial sweep by
+    rounding only.
+    """
+    d = x.shape[0]
+    n_chunks = bounds.shape[0] - 1
+    for c in prange(n_chunks):
+        _sweep_pairs(S, p, beta, x, parts[c], bounds[c], bounds[c + 1])
+    for j in range(d):
+        s[j] = 0.0
+    for c in range(n_chunks):
+        lo = 2 * bounds[c]
+        if 2 * bounds[c + 1] > lo:
+            pc = parts[c, lo:]
+            sv = s[lo:]
+            for j in range(pc.shape[0]):
+                sv[j] += pc[j]
+    if d % 2 == 1:
+        i = d - 1
+        v = S[i, i] - beta * p[i] * p[i]
+        S[i, i] = v
+        s[i] += v * x[i]
+
+
 @njit(cache=True)
 def flush(S, p, state):
     """Apply the pending rank-one update to the triangle."""
@@ -200,6 +302,27 @@ class SecondOrderClassifier(OnlineClassifier):
             raise ValueError(f"diagonal must be one of {DIAGONALS}, "
                              f"got {self.diagonal!r}.")
         check_positive("a", self.a)
+        self._check_n_jobs()
+
+    def _check_n_jobs(self):
+        n_jobs = getattr(self, "n_jobs", None)
+        ok = n_jobs is None or (
+            isinstance(n_jobs, numbers.Integral) and not isinstance(n_jobs, bool)
+            and (n_jobs >= 1 or n_jobs == -1))
+        if not ok:
+            raise ValueError(f"n_jobs must be None, -1 or an integer >= 1, "
+                             f"got {n_jobs!r}.")
+
+    def _n_threads(self):
+        """Threads of the full-covariance sweep: 1 (the serial :func:`sweep`)
+        for ``n_jobs`` None or 1; ``-1`` means all of numba's threads; more
+        than numba's ``NUMBA_NUM_THREADS`` is capped there."""
+        self._check_n_jobs()
+        n_jobs = getattr(self, "n_jobs", None)
+        if n_jobs is None or n_jobs == 1:
+            return 1
+        limit = numba.config.NUMBA_NUM_THREADS
+        return limit if n_jobs == -1 else min(int(n_jobs), limit)
 
     def _sigma0(self):
         return float(self.a)
@@ -232,7 +355,22 @@ class SecondOrderClassifier(OnlineClassifier):
                 f"model was initialised; the fitted mean and covariance cannot "
                 f"follow. Call fit to start again.")
         params = np.asarray(self._rule_params(), dtype=np.float64)
-        if self.covariance == "full":
+        n_threads = self._n_threads()
+        if self.covariance == "full" and n_threads > 1:
+            from ._passes import full_pass_parallel
+            d = self._mu.shape[0]
+            bounds = sweep_bounds(d, n_threads)
+            parts = np.empty((n_threads, d))
+            previous = numba.get_num_threads()
+            numba.set_num_threads(n_threads)
+            try:
+                result = full_pass_parallel(
+                    X, y, self._mu, self._Sigma, self._p, self._s, self._xbuf,
+                    self._state, mistakes, margins, self._rule, params,
+                    bounds, parts)
+            finally:
+                numba.set_num_threads(previous)
+        elif self.covariance == "full":
             result = full_pass(X, y, self._mu, self._Sigma, self._p, self._s,
                                self._xbuf, self._state, mistakes, margins,
                                self._rule, params)

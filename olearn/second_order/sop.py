@@ -44,8 +44,9 @@ class SOP(SecondOrderClassifier):
     a : float, default=1.0
         The paper's ``a > 0``: ``A_0 = a I``, so ``Sigma_0 = I / a``.
     covariance : {"full", "diag"}, default="full"
-    diagonal, n_epochs, shuffle, random_state
-        As in :class:`olearn.AROW`.
+    diagonal, n_epochs, shuffle, random_state, n_jobs
+        As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
+        sweep).
 
     Examples
     --------
@@ -62,13 +63,14 @@ class SOP(SecondOrderClassifier):
     _rule = 5
 
     def __init__(self, a=1.0, covariance="full", *, diagonal="precision",
-                 n_epochs=1, shuffle=False, random_state=None):
+                 n_epochs=1, shuffle=False, random_state=None, n_jobs=None):
         self.a = a
         self.covariance = covariance
         self.diagonal = diagonal
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _sigma0(self):
         return 1.0 / float(self.a)
