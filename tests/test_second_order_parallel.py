@@ -65,8 +65,8 @@ def test_two_threads_match_serial(name, d, csr):
 
 
 def reference_fit(make, Xin, y):
-    """The serial pass :func:`full_pass` called directly on fresh state (the
-    function the default path ran before ``n_jobs`` existed, unchanged)."""
+    """The serial pass :func:`full_pass` called directly on fresh state (no
+    thread bounds: the serial sweep)."""
     est = make()
     n, d = Xin.shape
     S = est._sigma0() * np.eye(d)
@@ -76,7 +76,8 @@ def reference_fit(make, Xin, y):
     margins = np.zeros(n)
     params = np.asarray(est._rule_params(), dtype=np.float64)
     full_pass(compiled_rows(Xin), y.astype(np.float64), mu, S, p, s, xbuf,
-              state, mistakes, margins, est._rule, params)
+              state, mistakes, margins, est._rule, params,
+              np.zeros(1, dtype=np.int64), np.empty((0, 0)))
     flush(S, p, state)                               # as covariance_ does
     return mistakes, mu, np.triu(S) + np.triu(S, 1).T
 
@@ -87,7 +88,7 @@ def reference_fit(make, Xin, y):
 def test_default_is_the_serial_sweep_bit_for_bit(name, d, csr):
     """``sweep`` inlined in ``full_pass`` and ``sweep`` called from Python are
     compiled separately and may round differently (``reassoc``), so the
-    reference is ``full_pass`` itself, which this change leaves untouched."""
+    reference is ``full_pass`` itself, called without thread bounds."""
     make = LEARNERS[name]
     X, y = stream(d, n=80, seed=1)
     Xin = sp.csr_matrix(X) if csr else X

@@ -44,13 +44,22 @@ def rule_step(rule, params, m, chi, y):
 
 
 @njit(cache=True)
-def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params):
-    """One pass with a full covariance (upper triangle ``S``, pending update)."""
+def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
+              bounds, parts):
+    """One pass with a full covariance (upper triangle ``S``, pending update).
+
+    With ``len(bounds) > 2`` the sweep runs on ``len(bounds) - 1`` threads
+    (:func:`.core.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
+    is the serial :func:`.core.sweep` (``bounds`` and ``parts`` unused)."""
     n_updates = 0
     d = mu.shape[0]
+    parallel = bounds.shape[0] > 2
     for t in range(y.shape[0]):
         x = row_dense(X, t, xbuf)
-        sweep(S, p, state[PENDING], x, s)
+        if parallel:
+            sweep_parallel(S, p, state[PENDING], x, s, bounds, parts)
+        else:
+            sweep(S, p, state[PENDING], x, s)
         state[PENDING] = 0.0
         start, stop = row_span(X, t)
         m = 0.0
@@ -103,39 +112,4 @@ def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
                 else:
                     sigma[j] -= beta * sj * sj
             n_updates += 1
-    return n_updates
-
-
-@njit(cache=True)
-def full_pass_parallel(X, y, mu, S, p, s, xbuf, state, mistakes, margins,
-                       rule, params, bounds, parts):
-    """:func:`full_pass` with the multi-threaded sweep
-    (:func:`.core.sweep_parallel`, opt-in ``n_jobs``); the rest of the round
-    is the same code."""
-    n_updates = 0
-    d = mu.shape[0]
-    for t in range(y.shape[0]):
-        x = row_dense(X, t, xbuf)
-        sweep_parallel(S, p, state[PENDING], x, s, bounds, parts)
-        state[PENDING] = 0.0
-        start, stop = row_span(X, t)
-        m = 0.0
-        chi = 0.0
-        for k in range(start, stop):
-            j, xj = row_entry(X, t, k)
-            m += mu[j] * xj
-            chi += s[j] * xj
-        f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
-        mistakes[t] = (f > 0.0) != (y[t] > 0.0)
-        margins[t] = y[t] * f
-        if not (math.isfinite(alpha) and math.isfinite(gamma)
-                and math.isfinite(beta)):
-            return -1 - t
-        if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
-            for j in range(d):
-                mu[j] += alpha * s[j]
-                p[j] = s[j]
-            state[PENDING] = beta
-            n_updates += 1
-        row_clear(X, t, xbuf)
     return n_updates

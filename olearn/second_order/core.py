@@ -115,48 +115,9 @@ def sweep(S, p, beta, x, s):
     triangle is only read.
     """
     d = x.shape[0]
-    for i in range(d):
-        s[i] = 0.0
-    i = 0
-    while i + 1 < d:
-        k = i + 1
-        bpi = beta * p[i]
-        bpk = beta * p[k]
-        xi = x[i]
-        xk = x[k]
-        a00 = S[i, i] - bpi * p[i]
-        a01 = S[i, k] - bpi * p[k]
-        a11 = S[k, k] - bpk * p[k]
-        Si = S[i, i + 2:]
-        Sk = S[k, i + 2:]
-        pv = p[i + 2:]
-        xv = x[i + 2:]
-        sv = s[i + 2:]
-        acc_i = a00 * xi + a01 * xk
-        acc_k = a01 * xi + a11 * xk
-        if beta != 0.0:
-            S[i, i] = a00
-            S[i, k] = a01
-            S[k, k] = a11
-            for j in range(Si.shape[0]):
-                vi = Si[j] - bpi * pv[j]
-                vk = Sk[j] - bpk * pv[j]
-                Si[j] = vi
-                Sk[j] = vk
-                sv[j] += vi * xi + vk * xk
-                acc_i += vi * xv[j]
-                acc_k += vk * xv[j]
-        else:
-            for j in range(Si.shape[0]):
-                vi = Si[j]
-                vk = Sk[j]
-                sv[j] += vi * xi + vk * xk
-                acc_i += vi * xv[j]
-                acc_k += vk * xv[j]
-        s[i] += acc_i
-        s[k] += acc_k
-        i += 2
-    if i < d:
+    _sweep_pairs(S, p, beta, x, s, 0, d // 2)
+    if d % 2 == 1:
+        i = d - 1
         v = S[i, i] - beta * p[i] * p[i]
         S[i, i] = v
         s[i] += v * x[i]
@@ -356,24 +317,23 @@ class SecondOrderClassifier(OnlineClassifier):
                 f"follow. Call fit to start again.")
         params = np.asarray(self._rule_params(), dtype=np.float64)
         n_threads = self._n_threads()
-        if self.covariance == "full" and n_threads > 1:
-            from ._passes import full_pass_parallel
+        if self.covariance == "full":
             d = self._mu.shape[0]
-            bounds = sweep_bounds(d, n_threads)
-            parts = np.empty((n_threads, d))
+            if n_threads > 1:
+                bounds = sweep_bounds(d, n_threads)
+                parts = np.empty((n_threads, d))
+            else:  # the serial sweep (bounds and parts unused)
+                bounds = np.zeros(1, dtype=np.int64)
+                parts = np.empty((0, 0))
             previous = numba.get_num_threads()
-            numba.set_num_threads(n_threads)
+            if n_threads > 1:
+                numba.set_num_threads(n_threads)
             try:
-                result = full_pass_parallel(
-                    X, y, self._mu, self._Sigma, self._p, self._s, self._xbuf,
-                    self._state, mistakes, margins, self._rule, params,
-                    bounds, parts)
+                result = full_pass(X, y, self._mu, self._Sigma, self._p, self._s,
+                                   self._xbuf, self._state, mistakes, margins,
+                                   self._rule, params, bounds, parts)
             finally:
                 numba.set_num_threads(previous)
-        elif self.covariance == "full":
-            result = full_pass(X, y, self._mu, self._Sigma, self._p, self._s,
-                               self._xbuf, self._state, mistakes, margins,
-                               self._rule, params)
         else:
             result = diag_pass(X, y, self._mu, self._Sigma, self._s, mistakes,
                                margins, self._rule, params,
