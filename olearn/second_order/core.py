@@ -277,8 +277,8 @@ class SecondOrderClassifier(OnlineClassifier):
     def _n_threads(self):
         """Threads of the full-covariance sweep: 1 (the serial :func:`sweep`)
         for ``n_jobs`` None or 1; ``-1`` means all of numba's threads; more
-        than numba's ``NUMBA_NUM_THREADS`` is capped there."""
-        self._check_n_jobs()
+        than numba's ``NUMBA_NUM_THREADS`` is capped there (``n_jobs`` is
+        validated by :meth:`_check_params`, which every pass runs first)."""
         n_jobs = getattr(self, "n_jobs", None)
         if n_jobs is None or n_jobs == 1:
             return 1
