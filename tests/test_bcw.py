@@ -132,7 +132,7 @@ def test_zero_rows_are_not_updates():
     ({"q": 0}, "q must be 1"), ({"C": 0.0}, "C must be"),
     ({"C": -1.0}, "C must be"), ({"C": np.nan}, "C must be"),
     ({"batch_size": 0}, "batch_size"), ({"batch_size": 2.5}, "batch_size"),
-    ({"sigma_method": "qr"}, "sigma_method"), ({"n_passes": 0}, "n_passes"),
+    ({"sigma_method": "qr"}, "sigma_method"), ({"n_inner_passes": 0}, "n_inner_passes"),
 ])
 def test_bad_parameters(params, match):
     X, y = stream(n=10)

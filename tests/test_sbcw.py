@@ -1,6 +1,7 @@
 """SBCW (Tan et al. 2016, Algorithms 2-3), its FGM option and the Figure 1
 baselines SOFS and sparDCA: estimator checks, the derived grad Omega*,
 Algorithm 3 vs cvxpy, Theorem 1, stopping rules, memory on 10^6 features."""
+import pickle
 import tracemalloc
 
 import cvxpy as cp
@@ -10,14 +11,18 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from olearn import SBCW, SOFS, SparDCA
+from sklearn.exceptions import NotFittedError
+
+from olearn import BCW, SBCW, SOFS, SparDCA
+from olearn.base import FrozenParameterError, NonFiniteModelError
 from olearn.verify import sparse_cw as verify
 
 
-@parametrize_with_checks([SBCW(r=1, m_iter=3), SBCW(r=1, covariance=False),
+@parametrize_with_checks([SBCW(), SBCW(r=1, m_iter=3), SBCW(r=1, covariance=False),
                           SBCW(r=1, q=2, step="exact"),
-                          SOFS(B=2)])
+                          SOFS(), SOFS(B=2), SparDCA(), SparDCA(shuffle=False)])
 def test_sklearn_estimator_checks(estimator, check):
+    """Default SBCW (r=10 on 1-5 features) failed 31 checks, SparDCA 24."""
     check(estimator)
 
 
@@ -59,7 +64,7 @@ def test_theorem1_and_recorded_bounds():
     X, y = sparse_problem(n=60, d=40, relevant=6)
     for covariance in (True, False):
         model = SBCW(C=0.5, r=3, m_iter=4, tol=0, covariance=covariance,
-                     step="exact", n_passes=20).fit(X, y)
+                     step="exact", n_inner_passes=20).fit(X, y)
         table = verify.check_theorem1(model, X, y)
         assert len(table) == 4
         assert (table["increase"] <= 1e-6 * table["theta"].abs().max()).all()
@@ -128,10 +133,9 @@ def test_dense_and_sparse_agree_and_batches():
 
 @pytest.mark.parametrize("params, match", [
     ({"q": 3}, "q must be 1"), ({"C": 0.0}, "C must be"), ({"r": 0}, "r must be"),
-    ({"r": 1000}, "larger than the number of features"),
     ({"m_iter": 0}, "m_iter"), ({"tol": -1.0}, "tol"), ({"sigma": 0.0}, "sigma"),
     ({"step": "newton"}, "step"), ({"batch_size": 0}, "batch_size"),
-    ({"n_passes": 0}, "n_passes"),
+    ({"n_inner_passes": 0}, "n_inner_passes"),
 ])
 def test_bad_parameters(params, match):
     X, y = sparse_problem(n=20, d=30)
@@ -168,6 +172,140 @@ def test_million_features_within_memory_bound():
     # SBCW's whitened l2,1^2 problem keeps few groups active here (the
     # chapter shows why); the point of this test is selection and memory
     assert model.score(X, y) > 0.6
+
+
+# -- streams: partial_fit keeps the model ----------------------------------------
+def linear_stream(n=14000, d=10, seed=0):
+    """Noise-free rows labelled by a random linear target; the last 2,000 test."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X @ rng.standard_normal(d) > 0, 1, -1)
+    return X[:12000], y[:12000], X[12000:], y[12000:]
+
+
+def chunked(model, X, y, size=2000):
+    rates = []
+    for start in range(0, X.shape[0], size):
+        model.partial_fit(X[start:start + size], y[start:start + size],
+                          classes=[-1, 1])
+        rates.append(model.mistakes_[start:start + size].mean())
+    return model, rates
+
+
+def test_chunked_stream_keeps_the_model():
+    """12,000 rows in 2,000-row chunks: a chunk that adds no group used to
+    wipe mu (chunk mistake rates 0.51, 0.16, 0.17, 0.50, 0.50, 0.49, test
+    accuracy 0.49).  Now every chunk after the first stays near the one-fit
+    model, and with all features in reach of one group (r=10) the chunked
+    stream matches BCW."""
+    X, y, Xt, yt = linear_stream()
+    model, rates = chunked(SBCW(r=3), X, y)
+    assert max(rates[1:]) < 0.2, rates
+    one = SBCW(r=3).fit(X, y)
+    # not equal: Algorithm 3 makes one online pass per batch (warm-started
+    # from the previous mean), and the blocks of groups added later are
+    # built from the chunks after their selection only
+    assert abs(model.score(Xt, yt) - one.score(Xt, yt)) < 0.03
+    assert model.score(Xt, yt) > 0.8
+    full, rates = chunked(SBCW(r=10), X, y)
+    bcw, _ = chunked(BCW(), X, y)
+    assert max(rates[1:]) < 0.05, rates
+    assert full.score(Xt, yt) >= bcw.score(Xt, yt) - 0.01 > 0.97
+
+
+def test_batch_without_new_group_keeps_and_learns():
+    X, y, _, _ = linear_stream(n=2600, d=4)
+    model = SBCW(r=4).partial_fit(X[:300], y[:300])      # one group, all 4
+    before = model.coef_.toarray()
+    assert np.count_nonzero(before) == 4
+    model.partial_fit(np.zeros((50, 4)), y[:50])        # no violated constraint
+    assert model.stop_reason_ == "no violated constraint"
+    assert_allclose(model.coef_.toarray(), before, rtol=1e-10, atol=1e-12)
+    model.partial_fit(X[300:600], y[300:600])           # learns on the group
+    assert model.stop_reason_ == "no violated constraint"
+    assert model.theta_ and model.n_iter_ == 0
+    assert not np.allclose(model.coef_.toarray(), before)
+    empty = SBCW().partial_fit(np.zeros((5, 3)), [0, 1, 0, 1, 1])
+    assert empty.groups_ == [] and empty.coef_.nnz == 0
+    assert_array_equal(empty.predict(np.ones((2, 3))), [0, 0])
+
+
+def test_parameter_changes_between_batches():
+    X, y, _, _ = linear_stream(n=2600, d=4)
+    first = SBCW(r=4).partial_fit(X[:300], y[:300])
+    same = pickle.loads(pickle.dumps(first)).partial_fit(X[300:600], y[300:600])
+    changed = pickle.loads(pickle.dumps(first)).set_params(C=100.0, sigma=0.1)
+    changed.partial_fit(X[300:600], y[300:600])
+    assert not np.allclose(same.coef_.toarray(), changed.coef_.toarray())
+    frozen = pickle.loads(pickle.dumps(first)).set_params(covariance=False)
+    with pytest.raises(FrozenParameterError, match="covariance"):
+        frozen.partial_fit(X[300:600], y[300:600])
+
+
+def test_warm_start_is_the_previous_mean():
+    """Algorithm 3 started from z0 = dOmega(w0) starts at w0 = grad Omega*(z0)."""
+    from olearn.second_order._sbcw_prox import (grad_omega_star,
+                                                omega_subgradient)
+
+    rng = np.random.default_rng(3)
+    ptr = np.array([0, 3, 5, 9])
+    for sigma in (1e-3, 0.5):
+        w0 = rng.standard_normal(9)
+        w0[3:5] = 0.0                                   # an inactive group
+        w, _ = grad_omega_star(omega_subgradient(w0, ptr, sigma), ptr, sigma)
+        assert_allclose(w, w0, rtol=1e-12, atol=1e-14)
+
+
+def test_any_r_for_any_number_of_features():
+    X, y = sparse_problem(n=60, d=30)
+    model = SBCW(r=1000, m_iter=3).fit(X, y)            # raised before
+    nonzero = np.count_nonzero(np.asarray(abs(X).sum(axis=0)).ravel())
+    assert [g.size for g in model.groups_] == [nonzero]
+    assert SBCW().fit(X[:, :3].toarray(), y).n_features_in_ == 3
+
+
+def test_nonfinite_batch_leaves_the_model():
+    X, y, _, _ = linear_stream(n=2600, d=4)
+    Xt = X[600:900]
+    model = SBCW(r=2).partial_fit(X[:300], y[:300])
+    coef, rounds = model.coef_.toarray(), model.n_rounds_
+    with pytest.raises(NonFiniteModelError, match="rounds 301 to 600"):
+        model.partial_fit(X[300:600] * 1e300, y[300:600])
+    assert_array_equal(model.coef_.toarray(), coef)
+    assert model.n_rounds_ == rounds
+    assert np.isfinite(model.decision_function(Xt)).all()
+
+
+def test_model_arrays_hold_the_whole_model():
+    X, y, _, _ = linear_stream(n=2600, d=6)
+    model = SBCW(r=2, tol=0).fit(X[:500], y[:500])
+    arrays = model._model_arrays()
+    assert sum(a.size for a in arrays) == (
+        sum(g.size for g in model.groups_)                        # mu blocks
+        + sum(g.size ** 2 + g.size for g in model.groups_)        # V, s
+        + 6)                                                      # mask
+
+
+@pytest.mark.parametrize("make", [lambda: SBCW(r=2, record="counts"),
+                                  lambda: BCW(record="counts"),
+                                  lambda: SOFS(B=3, record="counts"),
+                                  lambda: SparDCA(record="counts")],
+                         ids=["SBCW", "BCW", "SOFS", "SparDCA"])
+def test_record_counts_memory_is_flat(make):
+    X, y, _, _ = linear_stream(n=14000, d=6)
+    model = make().partial_fit(X[:1000], y[:1000])
+    tracemalloc.start()
+    for _ in range(3):
+        model.partial_fit(X[1000:6000], y[1000:6000])
+    _, small = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    for _ in range(30):
+        model.partial_fit(X[1000:6000], y[1000:6000])
+    _, large = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert model.n_rounds_ == 1000 + 33 * 5000
+    assert not hasattr(model, "mistakes_") and not hasattr(model, "margins_")
+    assert large < small + 100_000, (small, large)   # 10x the rounds
 
 
 # -- baselines -------------------------------------------------------------------
@@ -272,3 +410,54 @@ def test_sofs_b_is_frozen_between_partial_fits():
     model.set_params(B=5)
     with pytest.raises(ValueError, match="B"):
         model.partial_fit(X[20:], y[20:])
+
+
+# -- SparDCA through the estimator base ---------------------------------------------
+def bad_csr(kind):
+    X = sp.csr_matrix(np.eye(4))
+    data, indices, indptr = X.data.copy(), X.indices.copy(), X.indptr.copy()
+    if kind == "index":
+        indices[2] = 1000                    # column out of range
+    else:
+        indptr[2] = 99                       # indptr past the data
+    M = sp.csr_matrix((4, 4))
+    M.data, M.indices, M.indptr = data, indices, indptr
+    return M
+
+
+@pytest.mark.parametrize("kind", ["index", "indptr"])
+def test_spardca_rejects_malformed_csr(kind):
+    """Accepted at fit and a segfault at decision_function before."""
+    y = np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError):
+        SparDCA().fit(bad_csr(kind), y)
+    model = SparDCA().fit(np.eye(4), y)
+    with pytest.raises(ValueError):
+        model.decision_function(bad_csr(kind))
+
+
+def test_spardca_unfitted_and_one_class():
+    with pytest.raises(NotFittedError):
+        SparDCA().predict(np.eye(3))
+    with pytest.raises(ValueError, match="two classes.*only 1.*classes="):
+        SparDCA().fit(np.eye(3), [1, 1, 1])
+
+
+def test_spardca_defaults_and_record():
+    assert SparDCA().random_state is None
+    X, y = sparse_problem(n=80, d=30)
+    a = SparDCA(n_epochs=3, random_state=5).fit(X, y)
+    b = SparDCA(n_epochs=3, random_state=5, record="counts").fit(X, y)
+    assert_array_equal(a.coef_, b.coef_)
+    assert a.n_rounds_ == b.n_rounds_ == 240
+    assert a.n_mistakes_ == b.n_mistakes_ == a.mistakes_.sum()
+    assert a.n_updates_ == b.n_updates_
+    # one partial_fit is one pass in the given order
+    c = SparDCA(n_epochs=1, shuffle=False).fit(X, y)
+    d = SparDCA().partial_fit(X, y)
+    assert_array_equal(c.coef_, d.coef_)
+    assert_array_equal(c.margins_, d.margins_)
+    # two halves: the problem over all rows seen (v rescaled by N_old / N)
+    e = SparDCA().partial_fit(X[:40], y[:40]).partial_fit(X[40:], y[40:])
+    assert e._n_seen[0] == 80 and e.n_rounds_ == 80
+    assert e.score(X, y) > 0.6

@@ -322,7 +322,7 @@ def figure1_methods(p, params=None):
         "SBCW": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0),
         "SBCW (exact step, ours)": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0, step="exact"),
         "FGM": SBCW(C=1.0, q=1, r=r, m_iter=15, tol=0, covariance=False, step="exact",
-                    n_passes=3),
+                    n_inner_passes=3),
         "SOFS": SOFS(B=p, r=1.0),
     }
     for name, model in methods.items():

@@ -128,6 +128,11 @@ def upsilon(V, s):
     return (V * np.sqrt(s)) @ V.T
 
 
+def inverse_upsilon(V, s):
+    """``Upsilon^{-1} = V diag(s^{-1/2}) V^T``."""
+    return (V / np.sqrt(s)) @ V.T
+
+
 @njit(cache=True)
 def dcd_step(margin, sq, alpha, C, q):
     """New ``alpha_i`` of one dual coordinate step on ``1/2||w - w0||^2 + loss``.

@@ -67,6 +67,24 @@ def grad_omega_star(z, ptr, sigma):
     return w, value
 
 
+def omega_subgradient(w, ptr, sigma):
+    """A ``z`` with ``grad Omega*(z) = w``: the element of ``d Omega(w)`` that is
+    zero on the groups where ``w_k = 0``.
+
+    ``d Omega(w)_k = sigma w_k + S w_k / ||w_k||`` (``S = sum_k ||w_k||``) where
+    ``w_k != 0``, and any vector of norm ``<= S`` where ``w_k = 0``.  Algorithm 3
+    started from this ``z^0`` starts at ``w^0 = w`` (Fenchel: ``z in d Omega(w)``
+    iff ``w = grad Omega*(z)``); ``w = 0`` gives the printed ``z^0 = 0``.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    ptr = np.asarray(ptr, dtype=np.int64)
+    norms = np.array([np.linalg.norm(w[ptr[k]:ptr[k + 1]])
+                      for k in range(ptr.shape[0] - 1)])
+    S = float(norms.sum())
+    scale = np.where(norms > 0, sigma + S / np.where(norms > 0, norms, 1.0), 0.0)
+    return np.repeat(scale, np.diff(ptr)) * w
+
+
 def omega(w, ptr, sigma):
     """``Omega(w) = sigma/2 ||w||^2 + 1/2 (sum_k ||w_k||)^2``."""
     norms = [np.linalg.norm(w[ptr[k]:ptr[k + 1]]) for k in range(len(ptr) - 1)]
@@ -198,14 +216,18 @@ def prox_pass(Xh, y, z, alpha, ptr, scales, sigma, C, q, exact):
 
 def dual_value(z, alpha, ptr, sigma, C, q):
     """``D(alpha) = -Omega*(z) + C sum_i (alpha_i - g(alpha_i))``, ``g = 0``
-    (hinge) or ``alpha^2 / 4`` (squared hinge)."""
+    (hinge) or ``alpha^2 / 4`` (squared hinge), ``z = z0 + C sum_i alpha_i
+    y_i x_hat_i`` (``z0 = 0`` in the paper's first batch)."""
     _, value = grad_omega_star(z, ptr, sigma)
     g = 0.0 if q == 1 else 0.25 * float(alpha @ alpha)
     return -value + C * (float(alpha.sum()) - g)
 
 
-def primal_value(w, Xh, y, ptr, sigma, C, q):
-    """Objective of (16) at ``w``."""
+def primal_value(w, Xh, y, ptr, sigma, C, q, z0=None):
+    """Objective of (16) at ``w``; with a start ``z0`` (a prior mean, see
+    :mod:`olearn.second_order.sbcw`) the objective ``Omega(w) - z0.w + C sum
+    l_i`` whose dual Algorithm 3 ascends from ``z = z0``."""
     xi = np.maximum(0.0, 1.0 - y * (Xh @ w))
     loss = xi.sum() if q == 1 else float(xi @ xi)
-    return omega(w, ptr, sigma) + C * loss
+    shift = 0.0 if z0 is None else float(z0 @ w)
+    return omega(w, ptr, sigma) - shift + C * loss

@@ -14,17 +14,27 @@ loss (its closed form for a 1-smooth ``g*``) is
 ``alpha_i <- clip(alpha_i + lam n (1 - y_i w.x_i) / ||x_i||^2, 0, 1)``.
 ``w`` is never stored: ``w.x_i`` soft-thresholds the touched coordinates of
 ``v`` on the fly, so a round costs O(nnz(x_i)).
+
+``fit`` is the batch method: ``n_epochs`` passes over the ``n`` rows, each in
+a fresh random order (``shuffle=True``, prox-SDCA's sampling) or in the
+given order, the dual variables kept across passes.  ``partial_fit`` (ours:
+the online form, as Algorithm 3 of Tan et al. is prox-SDCA in one pass)
+visits each row of the call once, in order, as a new dual coordinate of the
+problem over all ``N`` rows seen so far: ``v`` is rescaled by ``N_old / N``
+(the old rows keep their ``alpha``), then the rows are passed.  One
+``partial_fit`` call on fresh rows equals ``fit`` with ``n_epochs=1,
+shuffle=False``.
+
+Each visit is a round of the online record (``mistakes_``, ``margins_``: the
+prediction ``w.x_i`` before the step).
 """
-import numbers
 import time
 
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import check_positive
+from ..base import OnlineClassifier, check_positive
 
 
 @njit(cache=True)
@@ -37,18 +47,25 @@ def _soft(v, kappa):
 
 
 @njit(cache=True)
-def spardca_epoch(data, indices, indptr, y, order, alpha, v, lam, kappa):
-    """One pass of prox-SDCA in the order ``order``; returns the dual gain."""
-    n = y.shape[0]
+def spardca_epoch(data, indices, indptr, y, order, alpha, v, lam, kappa, n,
+                  mistakes, margins):
+    """One pass of prox-SDCA over the rows ``order`` of a problem of ``n`` rows.
+
+    ``mistakes[t]``, ``margins[t]`` record the ``t``-th visit (before its step).
+    Returns the number of visits whose ``alpha`` changed.
+    """
     scale = 1.0 / (lam * n)
-    for idx in range(order.shape[0]):
-        i = order[idx]
+    n_updates = 0
+    for t in range(order.shape[0]):
+        i = order[t]
         dot = 0.0
         sq = 0.0
         for k in range(indptr[i], indptr[i + 1]):
             xk = data[k]
             dot += _soft(v[indices[k]], kappa) * xk
             sq += xk * xk
+        margins[t] = y[i] * dot
+        mistakes[t] = (dot > 0.0) != (y[i] > 0.0)
         if sq <= 0.0:
             continue
         new = alpha[i] + (1.0 - y[i] * dot) / (sq * scale)
@@ -59,19 +76,49 @@ def spardca_epoch(data, indices, indptr, y, order, alpha, v, lam, kappa):
             b = delta * y[i] * scale
             for k in range(indptr[i], indptr[i + 1]):
                 v[indices[k]] += b * data[k]
-    return 0.0
+            n_updates += 1
+    return n_updates
 
 
-class SparDCA(ClassifierMixin, BaseEstimator):
+def _generator(random_state):
+    """The permutations' source: ``numpy.random.default_rng(random_state)``
+    (a Generator or RandomState is used as given)."""
+    if isinstance(random_state, (np.random.Generator, np.random.RandomState)):
+        return random_state
+    try:
+        return np.random.default_rng(random_state)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"random_state must be None, a non-negative integer, or a numpy "
+            f"Generator or RandomState, got {random_state!r}.") from error
+
+
+class SparDCA(OnlineClassifier):
     """l1-regularised SVM by prox-SDCA (batch baseline, see the module docstring).
 
     Parameters
     ----------
-    lam : float > 0
-    kappa : float >= 0
+    lam : float > 0, default=1e-4
+    kappa : float >= 0, default=0.0
         l1 weight relative to the l2 term; larger gives fewer features.
-    n_epochs : int, default=10
-    random_state : int or None
+    n_epochs : int >= 1, default=10
+        Passes of ``fit`` over the rows.
+    shuffle : bool, default=True
+        ``fit`` visits the rows of each pass in a fresh random order
+        (prox-SDCA's sampling); False: in the given order.
+    random_state : None, int, numpy Generator or RandomState, default=None
+        Source of the orders (``numpy.random.default_rng(random_state)``).
+    record : {"full", "counts"}, default="full"
+        As in :class:`olearn.Perceptron`; one round per visit of a row.
+
+    Attributes
+    ----------
+    coef_ : array (1, n_features)
+        ``w = soft_threshold(v, kappa)``.
+    intercept_ : array (1,), zero
+    dual_coef_ : array (n_samples,)
+        ``alpha`` of the rows of the last ``fit`` (not kept by ``partial_fit``,
+        whose rows are visited once).
 
     Examples
     --------
@@ -80,57 +127,94 @@ class SparDCA(ClassifierMixin, BaseEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 20))
     >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)      # only features 0 and 1 matter
-    >>> clf = SparDCA(lam=0.01, kappa=20.0).fit(X, y)   # batch, 10 epochs of prox-SDCA
+    >>> clf = SparDCA(lam=0.01, kappa=20.0, random_state=0).fit(X, y)   # 10 epochs
     >>> np.flatnonzero(np.abs(clf.coef_.ravel()) > 1e-12).tolist()   # the l1 term keeps two
     [0, 1]
     >>> round(clf.score(X, y), 3)
     0.985
     """
 
-    def __init__(self, lam=1e-4, kappa=0.0, n_epochs=10, random_state=0):
+    def __init__(self, lam=1e-4, kappa=0.0, n_epochs=10, *, shuffle=True,
+                 random_state=None, record="full"):
         self.lam = lam
         self.kappa = kappa
         self.n_epochs = n_epochs
+        self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
-    def fit(self, X, y):
+    def _check_params(self):
         check_positive("lam", self.lam)
         check_positive("kappa", self.kappa, allow_zero=True)
-        if (not isinstance(self.n_epochs, numbers.Integral)
-                or self.n_epochs < 1):
-            raise ValueError(f"n_epochs must be a positive integer, "
-                             f"got {self.n_epochs!r}.")
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError("SparDCA needs exactly two classes.")
-        X = sp.csr_matrix(X)
-        X.sum_duplicates()
-        ypm = np.where(y == self.classes_[1], 1.0, -1.0)
-        rng = np.random.default_rng(self.random_state)
-        alpha = np.zeros(X.shape[0])
-        v = np.zeros(X.shape[1])
-        tic = time.perf_counter()
-        for _ in range(int(self.n_epochs)):
-            order = rng.permutation(X.shape[0]).astype(np.int64)
-            spardca_epoch(X.data, X.indices, X.indptr, ypm, order, alpha, v,
-                          float(self.lam), float(self.kappa))
-        self.fit_time_ = time.perf_counter() - tic
-        w = np.sign(v) * np.maximum(np.abs(v) - self.kappa, 0.0)
-        self.coef_ = w[np.newaxis, :]
-        self.intercept_ = np.zeros(1)
-        self.dual_coef_ = alpha
-        return self
+
+    def _init_state(self, n_features):
+        self._v = np.zeros(n_features)
+        self._n_seen = np.zeros(1, dtype=np.int64)   # rows of the problem
+        self.__dict__.pop("dual_coef_", None)
+
+    def _model_arrays(self):
+        """The whole model, arrays updated in place: ``v`` and the number of
+        rows of the problem it belongs to."""
+        return (self._v, self._n_seen)
+
+    @property
+    def coef_(self):
+        v = self._v
+        return (np.sign(v) * np.maximum(np.abs(v) - self.kappa, 0.0))[np.newaxis, :]
+
+    @property
+    def intercept_(self):
+        return np.zeros(1)
 
     @property
     def selected_features_(self):
         return np.flatnonzero(self.coef_[0])
 
-    def decision_function(self, X):
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
-                          reset=False)
-        return np.asarray(X @ self.coef_[0]).ravel()
+    def _decision(self, X):
+        return X @ self.coef_[0]
 
-    def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+    def fit(self, X, y):
+        """Prox-SDCA on the rows of ``X``: ``n_epochs`` passes (see the class)."""
+        self._check_run_params()
+        X, y, labels = self._validate(X, y, reset=True)
+        self._set_classes(labels)
+        self._init_state(X.shape[1])
+        self._reset_record()
+        X = sp.csr_matrix(X)
+        y_pm = self._encode(y)
+        n = X.shape[0]
+        rng = _generator(self.random_state) if self.shuffle else None
+        alpha = np.zeros(n)
+        self._n_seen[0] = n
+        tic = time.perf_counter()
+        for _ in range(int(self.n_epochs)):
+            order = (rng.permutation(n) if self.shuffle
+                     else np.arange(n)).astype(np.int64)
+            self._pending = (order, alpha)
+            self._run(X, y_pm)
+        self.fit_time_ = time.perf_counter() - tic
+        self.dual_coef_ = alpha
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """One online pass of prox-SDCA over the rows of ``X`` (see the class)."""
+        self.__dict__.pop("dual_coef_", None)
+        return super().partial_fit(X, y, classes=classes)
+
+    def _learn(self, X, y, mistakes, margins):
+        if not isinstance(X, tuple):
+            X = sp.csr_matrix(X)
+            X = (X.data, X.indices, X.indptr)
+        pending = self.__dict__.pop("_pending", None)
+        n = y.shape[0]
+        if pending is None:          # partial_fit: new dual coordinates
+            order, alpha = np.arange(n, dtype=np.int64), np.zeros(n)
+            old = int(self._n_seen[0])
+            self._n_seen[0] = old + n
+            if old:
+                self._v *= old / (old + n)
+        else:
+            order, alpha = pending
+        return spardca_epoch(*X, y, order, alpha, self._v, float(self.lam),
+                             float(self.kappa), int(self._n_seen[0]),
+                             mistakes, margins)

@@ -147,7 +147,9 @@ class SOFS(OnlineClassifier):
         self._size = np.zeros(1, dtype=np.int64)
 
     def _model_arrays(self):
-        return (self._mu, self._prec)
+        """The whole model, arrays of fixed shape updated in place: ``mu``,
+        the precisions, and the active set (heap, positions, size)."""
+        return (self._mu, self._prec, self._heap, self._pos, self._size)
 
     @property
     def coef_(self):

@@ -21,8 +21,8 @@ d x N_h there, the rows of ``X`` here):
 The time of step 1 and of step 2 are kept apart (``sigma_times_``,
 ``pass_times_``), as the paper's Table 2 reports them.
 
-Ours, not the paper's (options, off by default): ``n_passes > 1`` repeats
-the dual-coordinate pass over the batch (Hsieh et al.'s DCD, which then
+Ours, not the paper's (options, off by default): ``n_inner_passes > 1``
+repeats the dual-coordinate pass over the batch (Hsieh et al.'s DCD, which then
 converges to the minimiser of ``1/2 ||w - w^0||^2 + C/q' sum xi_i^q``; for the
 first batch ``w^0 = 0`` and this is eq. (8); see ``olearn.verify.sparse_cw``
 for the loss scaling of ``q = 2``).
@@ -152,9 +152,10 @@ class BCW(OnlineClassifier):
         its rows as one batch when ``batch_size`` is None, else splits them too.
     sigma_method : {"auto", "inverse", "woodbury"}, default="auto"
         Which inversion of eq. (6): the cheaper (paper), or forced.
-    n_passes : int >= 1, default=1
-        Dual-coordinate passes over each whitened batch; 1 is Algorithm 1
-        (more is ours, not the paper's).
+    n_inner_passes : int >= 1, default=1
+        Dual-coordinate passes over each whitened batch (the mean step's
+        solver); 1 is Algorithm 1 (more is ours, not the paper's).  Not
+        ``n_epochs``, which repeats the whole stream, covariance step included.
     max_covariance_bytes : int or None
         Memory allowed for the d x d matrices; None: the memory available.
     n_epochs, shuffle, random_state, record
@@ -185,13 +186,13 @@ class BCW(OnlineClassifier):
     """
 
     def __init__(self, C=1.0, q=1, batch_size=None, *, sigma_method="auto",
-                 n_passes=1, max_covariance_bytes=None, n_epochs=1,
+                 n_inner_passes=1, max_covariance_bytes=None, n_epochs=1,
                  shuffle=False, random_state=None, record="full"):
         self.C = C
         self.q = q
         self.batch_size = batch_size
         self.sigma_method = sigma_method
-        self.n_passes = n_passes
+        self.n_inner_passes = n_inner_passes
         self.max_covariance_bytes = max_covariance_bytes
         self.n_epochs = n_epochs
         self.shuffle = shuffle
@@ -212,10 +213,11 @@ class BCW(OnlineClassifier):
         if self.sigma_method not in ("auto", "inverse", "woodbury"):
             raise ValueError(f"sigma_method must be 'auto', 'inverse' or "
                              f"'woodbury', got {self.sigma_method!r}.")
-        if (not isinstance(self.n_passes, numbers.Integral)
-                or isinstance(self.n_passes, bool) or self.n_passes < 1):
-            raise ValueError(f"n_passes must be a positive integer, "
-                             f"got {self.n_passes!r}.")
+        if (not isinstance(self.n_inner_passes, numbers.Integral)
+                or isinstance(self.n_inner_passes, bool)
+                or self.n_inner_passes < 1):
+            raise ValueError(f"n_inner_passes must be a positive integer, "
+                             f"got {self.n_inner_passes!r}.")
         if self.max_covariance_bytes is not None:
             check_positive("max_covariance_bytes", self.max_covariance_bytes)
 
@@ -230,7 +232,9 @@ class BCW(OnlineClassifier):
         self.pass_times_ = []
 
     def _model_arrays(self):
-        return (self._mu, self._s)
+        """The whole model (``mu`` and ``Sigma = V diag(s) V^T``), arrays of
+        fixed shape that every batch overwrites in place."""
+        return (self._mu, self._V, self._s)
 
     @property
     def coef_(self):
@@ -275,7 +279,6 @@ class BCW(OnlineClassifier):
         tic = time.perf_counter()
         V, s, branch = sigma_update(self._V, self._s, X, C, self.sigma_method)
         U = upsilon(V, s)                                  # Upsilon = Sigma^{1/2}
-        self._V, self._s = V, s
         self.sigma_times_.append(time.perf_counter() - tic)
         self.sigma_branches_.append(branch)
 
@@ -288,7 +291,7 @@ class BCW(OnlineClassifier):
         if sparse:
             X = sp.csr_matrix(X)
             xh = np.zeros(U.shape[0])
-        for p in range(int(self.n_passes)):
+        for p in range(int(self.n_inner_passes)):
             if sparse:
                 count = bcw_pass_csr(X.data, X.indices, X.indptr, U, y, w, alpha, xh,
                                      mistakes, margins, p == 0, C, q)
@@ -303,6 +306,9 @@ class BCW(OnlineClassifier):
                                  p == 0, C, q)
                 if p == 0:
                     n_updates += count
-        self._mu = U @ w
+        # committed in place (the arrays of _model_arrays stay the same objects)
+        self._V[...] = V
+        self._s[...] = s
+        self._mu[...] = U @ w
         self.pass_times_.append(time.perf_counter() - tic)
         return n_updates

@@ -33,10 +33,25 @@ compares it: the same cutting plane with ``Sigma = I`` (Algorithm 3 as the
 subproblem solver; FGM's own solver is an accelerated proximal gradient
 method, so this is our stand-in, not FGM's code).
 
-Batches after the first (our reading; the paper details the first batch,
-``mu = 0``): the active groups and their blocks are kept, ``Sigma_hat_k``
-is the previous block, and Algorithm 2 continues from them on the new batch;
-Algorithm 3 restarts from ``z = 0`` as printed.
+Batches after the first (the paper details the first batch, ``mu_hat = 0``;
+the rest is derived from Algorithm 1, which starts each batch's pass from
+``w^0 = Upsilon^{-1} mu_hat``): the active groups are kept, each block is
+updated by eq. (6) with the previous block as ``Sigma_hat_k``, and
+
+* Algorithm 3 starts from ``w^0_k = Upsilon_k^{-1} mu_hat_k`` (0 on new
+  groups), i.e. from ``z^0 in d Omega(w^0)`` (``w = grad Omega*(z)`` is
+  Algorithm 3's own invariant; ``mu_hat = 0`` gives the printed
+  ``z^0 = 0``).  It then ascends the dual of ``Omega(w) - z^0.w + C sum_i
+  l_i``, the Bregman form of (16) around ``w^0`` (for BCW's
+  ``Omega = 1/2||w||^2`` this is ``1/2||w - w^0||^2 + C sum_i l_i``, the
+  objective of Algorithm 1's warm-started pass);
+* Algorithm 2's iteration ``t = 0`` solves that subproblem over the
+  carried-over groups (``theta_[0]``), and ``alpha^0`` of eq. (14) is its
+  solution, so new groups are scored on what the current model gets wrong
+  (the first batch starts from ``alpha^0 = 1``, as at ``mu = 0``).
+
+So a batch that adds no group still learns on the carried-over groups, and a
+batch with no active group at all leaves the model as it was.
 """
 import numbers
 import time
@@ -44,9 +59,11 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import OnlineClassifier, check_positive
-from ._bcw_common import available_memory, sigma_update, upsilon
-from ._sbcw_prox import dual_value, grad_omega_star, primal_value, prox_pass
+from ..base import NonFiniteModelError, OnlineClassifier, check_positive
+from ._bcw_common import (available_memory, inverse_upsilon, sigma_update,
+                          upsilon)
+from ._sbcw_prox import (dual_value, grad_omega_star, omega_subgradient,
+                         primal_value, prox_pass)
 
 STOP_REASONS = ("tol", "memory", "m_iter", "no violated constraint")
 
@@ -66,7 +83,11 @@ class SBCW(OnlineClassifier):
     q : {1, 2}, default=1
         Hinge or squared hinge loss.
     r : int >= 1, default=10
-        Features added per cutting-plane iteration (group size).
+        Features added per cutting-plane iteration (group size): the ``r``
+        unselected features of largest score, or all unselected features
+        with a nonzero score when there are fewer (so any ``r`` is valid for
+        any number of features; ``r >= n_features`` selects them in one
+        group).
     m_iter : int >= 1, default=15
         Maximum cutting-plane iterations (the paper's experiments: 15, with
         ``r = ceil(p / 15)`` to select ``p`` features).
@@ -74,9 +95,10 @@ class SBCW(OnlineClassifier):
         Relative change of ``theta_t`` that stops the cutting plane (0: rule off).
     sigma : float > 0, default=1e-3
         Smoothing of (16) (``sigma << 1``).
-    n_passes : int >= 1, default=1
-        Passes of Algorithm 3 per subproblem (1 is the paper's online pass;
-        more is ours, used by the verification).
+    n_inner_passes : int >= 1, default=1
+        Passes of Algorithm 3 (the subproblem solver) over the batch for each
+        subproblem (1 is the paper's online pass; more is ours, used by the
+        verification).  Not ``n_epochs``, which repeats the whole stream.
     step : {"paper", "exact"}, default="paper"
         Algorithm 3's coordinate step as printed, or the exact maximiser of
         the dual along the coordinate (ours, not the paper's; see
@@ -88,6 +110,13 @@ class SBCW(OnlineClassifier):
     max_memory : int or None
         Bytes allowed for the whitened blocks (stopping rule 2); None: the
         memory available.
+    n_epochs, shuffle, random_state, record
+        As in :class:`olearn.Perceptron` (``record="counts"`` keeps only the
+        counts of the online record).
+
+    ``covariance`` cannot change between ``partial_fit`` calls (the blocks
+    are covariances or absent); every other parameter takes effect on the
+    next batch.
 
     Attributes
     ----------
@@ -96,10 +125,12 @@ class SBCW(OnlineClassifier):
     selected_features_ : int array
         Features of the active groups, in the order they were added.
     groups_ : list of int arrays
-    theta_, primal_ : lists of float, one per iteration of the last batch
+    theta_, primal_ : lists of float, one per subproblem of the last batch
+        ``D(alpha^t)`` and ``P(w^t)``; on a batch with carried-over groups
+        the first entry is the subproblem over those groups (``t = 0``).
     stop_reason_ : str
     n_iter_ : int
-        Cutting-plane iterations of the last batch.
+        Cutting-plane iterations of the last batch (groups it added).
     iter_times_ : list of float
 
     Examples
@@ -116,8 +147,10 @@ class SBCW(OnlineClassifier):
     0.985
     """
 
+    _frozen_params = ("covariance",)
+
     def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,
-                 n_passes=1, step="paper", covariance=True, batch_size=None,
+                 n_inner_passes=1, step="paper", covariance=True, batch_size=None,
                  max_memory=None, n_epochs=1, shuffle=False,
                  random_state=None, record="full"):
         self.C = C
@@ -126,7 +159,7 @@ class SBCW(OnlineClassifier):
         self.m_iter = m_iter
         self.tol = tol
         self.sigma = sigma
-        self.n_passes = n_passes
+        self.n_inner_passes = n_inner_passes
         self.step = step
         self.covariance = covariance
         self.batch_size = batch_size
@@ -143,7 +176,7 @@ class SBCW(OnlineClassifier):
                              f"loss), got {self.q!r}.")
         _positive_int("r", self.r)
         _positive_int("m_iter", self.m_iter)
-        _positive_int("n_passes", self.n_passes)
+        _positive_int("n_inner_passes", self.n_inner_passes)
         check_positive("tol", self.tol, allow_zero=True)
         check_positive("sigma", self.sigma)
         if self.step not in ("paper", "exact"):
@@ -159,9 +192,6 @@ class SBCW(OnlineClassifier):
 
     # -- state ----------------------------------------------------------------
     def _init_state(self, n_features):
-        if self.r > n_features:
-            raise ValueError(f"r={self.r} is larger than the number of "
-                             f"features, {n_features}.")
         self._d = n_features
         self.groups_ = []
         self._blocks = []          # (V, s) of each Sigma_k
@@ -172,7 +202,12 @@ class SBCW(OnlineClassifier):
         self.n_iter_ = 0
 
     def _model_arrays(self):
-        return tuple(self._mu_blocks) if self._mu_blocks else (np.zeros(1),)
+        """Every array of the model: the mean blocks, the eigenpairs of the
+        covariance blocks and the selection mask (each batch replaces them by
+        new arrays, committed only when finite: see ``_learn_batch``)."""
+        blocks = [a for block in self._blocks if block is not None
+                  for a in block]
+        return (*self._mu_blocks, *blocks, self._selected_mask)
 
     @property
     def selected_features_(self):
@@ -200,9 +235,6 @@ class SBCW(OnlineClassifier):
     # -- learning ---------------------------------------------------------------
     def _learn(self, X, y, mistakes, margins):
         self._check_params()   # also on later partial_fit calls
-        if self.r > self._d:
-            raise ValueError(f"r={self.r} is larger than the number of "
-                             f"features, {self._d}.")
         if isinstance(X, tuple):
             data, indices, indptr = X
             X = sp.csr_matrix((data, indices, indptr),
@@ -218,7 +250,7 @@ class SBCW(OnlineClassifier):
             scores = np.asarray(self._decision(Xb)).ravel()
             margins[start:stop] = yb * scores
             mistakes[start:stop] = (scores > 0) != (yb > 0)
-            n_updates += self._learn_batch(Xb, yb)
+            n_updates += self._learn_batch(Xb, yb, start)
         return n_updates
 
     def _block(self, Xk, prior):
@@ -231,26 +263,63 @@ class SBCW(OnlineClassifier):
         Xh = Xk @ upsilon(V, s)
         return (V, s), np.asarray(Xh)
 
-    def _learn_batch(self, X, y):
-        C, q, r = float(self.C), int(self.q), int(self.r)
-        sigma = float(self.sigma)
-        n, d = X.shape
+    def _solve(self, Xh, y, ptr, z0):
+        """Subproblem (13) over the groups ``ptr`` by Algorithm 3 from ``z0``:
+        ``(alpha, w, D(alpha), P(w))``."""
+        ptr_arr = np.asarray(ptr, dtype=np.int64)
+        sigma, C, q = float(self.sigma), float(self.C), int(self.q)
+        z = z0.copy()
+        alpha = np.zeros(y.shape[0])
+        scales = np.zeros(ptr_arr.shape[0] - 1)
+        for _ in range(int(self.n_inner_passes)):
+            prox_pass(Xh, y, z, alpha, ptr_arr, scales, sigma, C, q,
+                      self.step == "exact")
+        w, _ = grad_omega_star(z, ptr_arr, sigma)
+        theta = dual_value(z, alpha, ptr_arr, sigma, C, q)
+        primal = primal_value(w, Xh, y, ptr_arr, sigma, C, q, z0)
+        return alpha, w, theta, primal
+
+    def _record_iteration(self, theta, primal, tic):
+        if self.primal_ and np.isfinite(theta) and np.isfinite(self.primal_[-1]):
+            # Theorem 1: D_t <= theta_t <= theta_{t-1} <= P_{t-1}
+            slack = 1e-9 * max(1.0, abs(self.primal_[-1]))
+            assert theta <= self.primal_[-1] + slack, (
+                f"Theorem 1 violated: D_t = {theta} > P_(t-1) = "
+                f"{self.primal_[-1]}")
+        self.theta_.append(theta)
+        self.primal_.append(primal)
+        self.iter_times_.append(time.perf_counter() - tic)
+
+    def _learn_batch(self, X, y, start):
+        r = int(self.r)
+        n = X.shape[0]
         Xc = X.tocsc() if sp.issparse(X) else X
         limit = available_memory() if self.max_memory is None else self.max_memory
-        # carried-over groups: re-whitened with the previous block as prior
-        cols, ptr, blocks = [], [0], []
-        for g, prior in zip(self.groups_, self._blocks):
+        self.theta_, self.primal_, self.iter_times_ = [], [], []
+        tic = time.perf_counter()
+        # carried-over groups: eq. (6) with the previous block as prior, and
+        # Algorithm 3's start w^0_k = Upsilon_k^{-1} mu_hat_k
+        cols, ptr, blocks, w0 = [], [0], [], []
+        for g, prior, mu_k in zip(self.groups_, self._blocks, self._mu_blocks):
             block, Xh = self._block(Xc[:, g], prior)
             blocks.append(block)
             cols.append(Xh)
             ptr.append(ptr[-1] + g.size)
+            w0.append(mu_k if block is None else inverse_upsilon(*block) @ mu_k)
         groups = list(self.groups_)
         selected = self._selected_mask.copy()
-        alpha = np.ones(n)
-        z = np.zeros(0)
-        self.theta_, self.primal_, self.iter_times_ = [], [], []
+        Xh = np.ascontiguousarray(np.hstack(cols)) if cols else np.zeros((n, 0))
+        z0 = omega_subgradient(np.concatenate(w0) if w0 else np.zeros(0), ptr,
+                               float(self.sigma))
+        w = np.concatenate(w0) if w0 else np.zeros(0)
+        if groups:
+            # t = 0: subproblem (13) over the carried-over active set
+            alpha, w, theta, primal = self._solve(Xh, y, ptr, z0)
+            self._record_iteration(theta, primal, tic)
+        else:
+            alpha = np.ones(n)      # at mu = 0 every hinge loss is active
+        n_carried = len(self.theta_)
         self.stop_reason_ = "m_iter"
-        Xh = np.hstack(cols) if cols else np.zeros((n, 0))
         for t in range(int(self.m_iter)):
             tic = time.perf_counter()
             # eq. (14): s = sum_i alpha_i y_i x_i, scores s_j^2
@@ -273,46 +342,35 @@ class SBCW(OnlineClassifier):
             blocks.append(block)
             Xh = np.ascontiguousarray(np.hstack([Xh, Xk]))
             ptr.append(ptr[-1] + k)
-            # Algorithm 3 from z = 0, w = 0 (as printed)
-            ptr_arr = np.asarray(ptr, dtype=np.int64)
-            z = np.zeros(Xh.shape[1])
-            alpha = np.zeros(n)
-            scales = np.zeros(len(groups))
-            for _ in range(int(self.n_passes)):
-                prox_pass(Xh, y, z, alpha, ptr_arr, scales, sigma, C, q,
-                          self.step == "exact")
-            w, _ = grad_omega_star(z, ptr_arr, sigma)
-            theta = dual_value(z, alpha, ptr_arr, sigma, C, q)
-            primal = primal_value(w, Xh, y, ptr_arr, sigma, C, q)
-            if self.primal_:
-                # Theorem 1: D_t <= theta_t <= theta_{t-1} <= P_{t-1}
-                slack = 1e-9 * max(1.0, abs(self.primal_[-1]))
-                assert theta <= self.primal_[-1] + slack, (
-                    f"Theorem 1 violated: D_{t} = {theta} > P_{t-1} = "
-                    f"{self.primal_[-1]}")
-            self.theta_.append(theta)
-            self.primal_.append(primal)
-            self.iter_times_.append(time.perf_counter() - tic)
-            if (t > 0 and self.tol > 0
+            z0 = np.concatenate([z0, np.zeros(k)])   # w^0 = 0 on a new group
+            alpha, w, theta, primal = self._solve(Xh, y, ptr, z0)
+            self._record_iteration(theta, primal, tic)
+            if (len(self.theta_) > 1 and self.tol > 0
                     and abs(theta - self.theta_[-2]) <= self.tol * abs(theta)):
                 self.stop_reason_ = "tol"
                 break
-        self.n_iter_ = len(self.theta_)
+        self.n_iter_ = len(self.theta_) - n_carried
+        if not groups:
+            return 0        # no active group: the model stays as it was
         # mu_k = Upsilon_k w_k
-        ptr_arr = np.asarray(ptr, dtype=np.int64)
-        if Xh.shape[1] and z.shape[0] == Xh.shape[1]:
-            w, _ = grad_omega_star(z, ptr_arr, sigma)
-        else:
-            w = np.zeros(Xh.shape[1])
         mu_blocks = []
         for k, block in enumerate(blocks):
             wk = w[ptr[k]:ptr[k + 1]]
             mu_blocks.append(wk.copy() if block is None
                              else upsilon(*block) @ wk)
+        finite = all(np.isfinite(m).all() for m in mu_blocks) and all(
+            np.isfinite(b[1]).all() and np.isfinite(b[0]).all()
+            for b in blocks if b is not None)
+        if not finite:
+            raise NonFiniteModelError(
+                f"{type(self).__name__} reached a non-finite model (NaN or "
+                f"infinity) on the batch of rounds {self.n_rounds_ + start + 1}"
+                f" to {self.n_rounds_ + start + n}; the model is left as it was "
+                f"before that batch. The values of X leave float64's range: "
+                f"scale the features (e.g. sklearn.preprocessing.MaxAbsScaler "
+                f"or StandardScaler).")
         self.groups_ = groups
         self._blocks = blocks
         self._mu_blocks = mu_blocks
         self._selected_mask = selected
-        self._alpha = alpha
-        margins = y * (Xh @ w) if Xh.shape[1] else np.zeros(n)
-        return int(np.count_nonzero(alpha > 0)) if margins.size else 0
+        return int(np.count_nonzero(alpha > 0))

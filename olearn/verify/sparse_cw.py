@@ -106,7 +106,7 @@ def check_bcw_mean(n_cases=4, n=30, d=4, n_passes=2000, random_state=0):
                      1.0, -1.0)
         C = float(10 ** rng.uniform(-1, 1))
         for q in (1, 2):
-            model = BCW(C=C, q=q, n_passes=n_passes).fit(X, y)
+            model = BCW(C=C, q=q, n_inner_passes=n_passes).fit(X, y)
             U = upsilon(model._V, model._s)
             w_ref, value = svm_program(X @ U, y, C, q)
             w = np.linalg.solve(U, model.coef_[0])
