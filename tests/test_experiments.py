@@ -211,6 +211,76 @@ def test_cache_keys_follow_parameters_not_object_identity():
     assert ex.data_fingerprint(X, Y) == fingerprint
 
 
+def linear_kernel(A, B):
+    return A @ B.T
+
+
+def scaled_kernel(scale):
+    return lambda A, B: scale * (A @ B.T) + (A @ B.T) ** 2
+
+
+def test_callable_kernels_are_keyed_by_what_they_compute(tmp_path):
+    """Two lambdas used to share the entry named ``module.<lambda>``: the
+    second run returned the first one's mistakes as cached."""
+    cached = dict(cache=True, cache_dir=tmp_path)
+    first = quiet_run({"k": olearn.KernelPerceptron(kernel=lambda A, B: A @ B.T)},
+                      **cached)
+    other = quiet_run({"k": olearn.KernelPerceptron(
+        kernel=lambda A, B: (A @ B.T + 1.0) ** 3)}, **cached)
+    assert other.n_cached == 0
+    assert not other.table["n_mistakes"].equals(first.table["n_mistakes"])
+    again = quiet_run({"k": olearn.KernelPerceptron(kernel=lambda A, B: A @ B.T)},
+                      **cached)
+    assert again.n_cached == P          # the same computation, the same entry
+    same_results(first, again)
+    # closure values, defaults and the globals read are part of the key
+    fingerprint = ex.data_fingerprint(X, Y)
+    keys = [ex.task_key(olearn.KernelPerceptron(kernel=k), fingerprint, (0, 0), N)[0]
+            for k in (scaled_kernel(1.0), scaled_kernel(2.0), scaled_kernel(1.0),
+                      linear_kernel, lambda A, B, c=1.0: c * (A @ B.T),
+                      lambda A, B, c=2.0: c * (A @ B.T))]
+    assert keys[0] != keys[1] and keys[0] == keys[2]
+    assert len(set(keys)) == 5
+
+
+class CallableKernel:
+    def __init__(self, power):
+        self.power = power
+
+    def __call__(self, A, B):
+        return (A @ B.T) ** self.power
+
+
+def test_callables_that_cannot_be_keyed_run_uncached(tmp_path):
+    cached = dict(cache=True, cache_dir=tmp_path)
+    learners = {"k": olearn.KernelPerceptron(kernel=CallableKernel(1))}
+    with pytest.warns(UserWarning, match="'k' is not cached: .*CallableKernel"):
+        first = quiet_run(learners, **cached)
+    with pytest.warns(UserWarning, match="not cached"):
+        again = quiet_run({"k": olearn.KernelPerceptron(kernel=CallableKernel(3))},
+                          **cached)
+    assert first.n_cached == again.n_cached == 0
+    assert not list(tmp_path.rglob("*.npz"))
+
+
+def test_an_entry_copied_over_another_key_is_recomputed(tmp_path):
+    cached = dict(cache=True, cache_dir=tmp_path)
+    pa = quiet_run({"a": PA(C=0.1, variant="PA-I")}, **cached)
+    perceptron = quiet_run({"a": Perceptron()}, **cached)
+    fingerprint = ex.data_fingerprint(X, Y)
+    store = ex.runner.TaskCache(tmp_path)
+    for p in range(P):
+        source = store.path(ex.task_key(PA(C=0.1, variant="PA-I"), fingerprint,
+                                        (0, p), N)[0])
+        target = store.path(ex.task_key(Perceptron(), fingerprint, (0, p), N)[0])
+        target.write_bytes(source.read_bytes())
+    again = quiet_run({"a": Perceptron()}, **cached)
+    assert again.n_cached == 0 and again.n_computed == P
+    same_results(perceptron, again)
+    assert not again.table["n_mistakes"].equals(pa.table["n_mistakes"])
+    assert quiet_run({"a": Perceptron()}, **cached).n_cached == P   # rewritten
+
+
 # -- summaries ----------------------------------------------------------------
 def test_summary_t_interval_matches_scipy():
     rates = {"a": [0.10, 0.20, 0.30, 0.50], "b": [0.2, 0.2, 0.3], "c": [0.4]}

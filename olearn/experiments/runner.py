@@ -39,8 +39,20 @@ keep the ``seconds`` measured when they were computed.  A learner that
 shuffles without an integer ``random_state`` (also nested, e.g.
 ``learner__shuffle``) is not a function of its key: its tasks are neither
 read from nor written to the cache, with a warning (:func:`deterministic`).
+
+A callable parameter (a kernel function, a lambda) is keyed by what it
+computes, not by its name: the bytecode, constants and names of its code
+(nested functions recursively), its defaults, the values its closure holds
+and the globals it reads (:func:`callable_key`).  What cannot be keyed
+reliably (a callable object with hidden state, a bound method, an empty
+closure cell, a value with no stable description) is run uncached, with a
+one-line warning that says why.  On reading, an entry must carry the very
+description its key hashes; one that does not (a file copied over another
+key's) is ignored and recomputed.
 """
+import builtins
 import datetime
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -51,6 +63,7 @@ import platform
 import subprocess
 import sys
 import time
+import types
 import uuid
 import warnings
 import zipfile
@@ -287,15 +300,25 @@ def data_fingerprint(X, y):
     return digest.hexdigest()
 
 
-def _jsonable(value):
-    """A stable, JSON-serialisable description of a parameter value."""
+class UncacheableError(ValueError):
+    """A parameter value that no cache key can describe reliably."""
+
+
+def _jsonable(value, key=False):
+    """A stable, JSON-serialisable description of a parameter value.
+
+    ``key=True`` (cache keys): callables are described by what they compute
+    (:func:`callable_key`) and a value with no stable description raises
+    :class:`UncacheableError`; otherwise (provenance) they are named.
+    """
     if hasattr(value, "get_params") and not isinstance(value, type):
         return {"class": _qualname(type(value)),
-                "params": _jsonable(value.get_params(deep=False))}
+                "params": _jsonable(value.get_params(deep=False), key)}
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in sorted(value.items(), key=str)}
+        return {str(k): _jsonable(v, key)
+                for k, v in sorted(value.items(), key=str)}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [_jsonable(v, key) for v in value]
     if isinstance(value, np.random.RandomState):
         return {"RandomState": _jsonable(value.get_state(legacy=False))}
     if isinstance(value, np.random.Generator):
@@ -308,9 +331,111 @@ def _jsonable(value):
         return value.item()
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if key and (callable(value) or isinstance(value, types.ModuleType)):
+        return callable_key(value)
     if callable(value) and hasattr(value, "__qualname__"):
         return {"callable": f"{getattr(value, '__module__', '')}.{value.__qualname__}"}
+    if key:
+        raise UncacheableError(
+            f"{type(value).__name__} value {_short(value)} has no stable "
+            f"description")
     return {"repr": repr(value)}
+
+
+def _short(value, width=60):
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _code_key(code):
+    """What a code object computes: bytecode, constants (nested code objects
+    recursively), the names it uses; not its file or line numbers."""
+    return {"code": hashlib.sha256(code.co_code).hexdigest(),
+            "consts": [_const_key(c) for c in code.co_consts],
+            "names": list(code.co_names),
+            "varnames": list(code.co_varnames),
+            "freevars": list(code.co_freevars),
+            "argcount": [code.co_argcount, code.co_kwonlyargcount,
+                         code.co_posonlyargcount, code.co_flags]}
+
+
+def _const_key(const):
+    """A literal of compiled code (frozensets in a stable order)."""
+    if isinstance(const, types.CodeType):
+        return _code_key(const)
+    if isinstance(const, tuple):
+        return [_const_key(c) for c in const]
+    if isinstance(const, frozenset):
+        return {"frozenset": sorted(json.dumps(_const_key(c)) for c in const)}
+    return f"{type(const).__name__}:{const!r}"
+
+
+def _global_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+_KEYING = []   # functions being keyed (a recursive function refers to itself)
+
+
+def callable_key(fn):
+    """A JSON description of what ``fn`` computes, for cache keys.
+
+    Python functions (lambdas, nested functions): :func:`_code_key` of the
+    code, the defaults, the closure's values and the values of the globals
+    the code reads, each described the same way (recursively).  Functions
+    compiled by numba are keyed by their Python function.  Builtins, numpy
+    ufuncs, classes and modules are keyed by their qualified name (library
+    code; the key also holds olearn's version).  ``functools.partial``: its
+    function, arguments and keywords.  Raises :class:`UncacheableError`
+    (saying why) for anything else: a callable object or bound method, whose
+    state the key cannot see, or a closure cell not yet filled.
+    """
+    fn = getattr(fn, "py_func", fn)              # numba dispatchers
+    if isinstance(fn, types.ModuleType):
+        return {"module": fn.__name__}
+    if isinstance(fn, functools.partial):
+        return {"partial": callable_key(fn.func),
+                "args": _jsonable(list(fn.args), key=True),
+                "keywords": _jsonable(dict(fn.keywords), key=True)}
+    if isinstance(fn, (types.BuiltinFunctionType, np.ufunc, type)):
+        module = getattr(fn, "__module__", None) or type(fn).__module__
+        return {"builtin": f"{module}.{getattr(fn, '__qualname__', fn.__name__)}"}
+    if not isinstance(fn, types.FunctionType):
+        raise UncacheableError(
+            f"{_short(fn)} is a {type(fn).__name__}, whose state the cache key "
+            f"cannot see (pass a plain function)")
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    if any(fn is other for other in _KEYING):
+        return {"recursive": name}
+    _KEYING.append(fn)
+    try:
+        code = fn.__code__
+        closure = []
+        for var, cell in zip(code.co_freevars, fn.__closure__ or ()):
+            try:
+                content = cell.cell_contents
+            except ValueError:
+                raise UncacheableError(
+                    f"{name} reads {var!r} from a closure cell that is still "
+                    f"empty") from None
+            closure.append([var, _jsonable(content, key=True)])
+        global_values = []
+        for var in sorted(_global_names(code)):
+            if var in fn.__globals__:
+                global_values.append([var, _jsonable(fn.__globals__[var],
+                                                     key=True)])
+            elif hasattr(builtins, var):
+                global_values.append([var, "builtin"])
+        return {"function": name, "code": _code_key(code),
+                "defaults": _jsonable(list(fn.__defaults__ or ()), key=True),
+                "kwdefaults": _jsonable(dict(fn.__kwdefaults__ or {}), key=True),
+                "closure": closure, "globals": global_values}
+    finally:
+        _KEYING.pop()
 
 
 def _qualname(cls):
@@ -379,7 +504,7 @@ def task_key(estimator, fingerprint, seed, n_rounds):
         "olearn": __version__,
         "learner": _qualname(type(estimator)),
         "source": source_digest(type(estimator)),
-        "params": _jsonable(estimator.get_params(deep=True)),
+        "params": _jsonable(estimator.get_params(deep=True), key=True),
         "data": fingerprint,
         "seed": list(seed),
         "n_rounds": n_rounds,
@@ -397,10 +522,14 @@ class TaskCache:
     def path(self, key):
         return self.root / key[:2] / f"{key}.npz"
 
-    def load(self, key):
-        """``(record, packed mistakes)``, or None if absent or unreadable."""
+    def load(self, key, description):
+        """``(record, packed mistakes)``, or None if absent, unreadable, or
+        stored for another description than the one ``key`` hashes (an entry
+        copied over another key's file)."""
         try:
             with np.load(self.path(key), allow_pickle=False) as stored:
+                if str(stored["key"]) != description:
+                    return None
                 return json.loads(str(stored["record"])), stored["mistakes"]
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             return None
@@ -569,11 +698,22 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
                     f"random_state, so every run draws new orders: its tasks "
                     f"are not cached (neither read nor stored). Set "
                     f"random_state to cache them.", UserWarning, stacklevel=2)
-        for i, (_, est, p) in enumerate(tasks):
+        uncacheable = set()
+        for label, est in learners.items():
             if not deterministic(est):
+                uncacheable.add(label)
+                continue
+            try:
+                task_key(est, fingerprint, (seed0, 0), stream)
+            except UncacheableError as error:
+                uncacheable.add(label)
+                warnings.warn(f"Learner {label!r} is not cached: {error}.",
+                              UserWarning, stacklevel=2)
+        for i, (label, est, p) in enumerate(tasks):
+            if label in uncacheable:
                 continue
             keys[i] = task_key(est, fingerprint, (seed0, p), stream)
-            found = store.load(keys[i][0])
+            found = store.load(*keys[i])
             if found is not None:
                 outcomes[i] = (*found, True)
     todo = [i for i in range(len(tasks)) if i not in outcomes]
