@@ -3,14 +3,18 @@ clear errors for offline downloads, damaged compressed files and an unwritable
 data home."""
 from __future__ import annotations
 
+import dataclasses
 import errno
 import gzip
+import hashlib
+import io
 import os
+import zipfile
 
 import pytest
 
 from olearn import datasets
-from olearn.datasets import _fetch
+from olearn.datasets import _fetch, _numeric, _registry, _text
 
 from test_datasets import TINY_CSV, _Server, _leftovers, _tiny_registry  # noqa: F401
 
@@ -81,3 +85,71 @@ def test_unwritable_data_home_raises_the_library_error(monkeypatch, tmp_path):
         assert isinstance(error.value, OSError)
     finally:
         running.close()
+
+
+def test_garbage_inside_a_valid_gzip_names_the_file(monkeypatch, tmp_path):
+    """verify=False on a gzip of the wrong content raised pandas' ParserError
+    (or a UnicodeDecodeError) that named no file."""
+    rel, _ = _tiny_registry(monkeypatch, TINY_CSV, None)
+    path = tmp_path / rel
+    path.parent.mkdir()
+    for content in (b'0.1,0,1.5,1\n0,0.2\n"0.3,0.3,0.5,1,7,8\n', b"\x00\xff junk\n" * 3):
+        path.write_bytes(gzip.compress(content))
+        datasets.clear_verification_cache()
+        with pytest.raises(datasets.DataFileError) as error:
+            datasets.load("tiny-spambase", data_home=tmp_path, verify=False)
+        message = str(error.value)
+        assert str(path) in message and "verify=True" in message and "elete" in message
+        with pytest.raises(datasets.ChecksumError):          # what verify=True says
+            datasets.load("tiny-spambase", data_home=tmp_path)
+
+
+def test_truncated_zip_names_the_file(monkeypatch, tmp_path):
+    """verify=False on a truncated zip raised a bare zipfile.BadZipFile."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for i, label in enumerate(["pos", "neg"] * 3):
+            archive.writestr(f"movie_reviews/{label}/cv{i:03d}.txt", f"a {label} review {i}")
+    content = buffer.getvalue()
+    rel = "tiny-movies/movie_reviews.zip"
+    spec = datasets.DataFile(rel, hashlib.sha256(content).hexdigest(), len(content),
+                             source_url="https://example.org/movie_reviews.zip")
+    entry = _registry.Entry("tiny-movies", "raw", (rel,), _text.load_movie_reviews,
+                            "tiny test corpus", "https://example.org/", text=True)
+    monkeypatch.setitem(_registry.FILES, rel, spec)
+    monkeypatch.setitem(_registry.REGISTRY, "tiny-movies", entry)
+    path = tmp_path / rel
+    path.parent.mkdir()
+    path.write_bytes(content)
+    assert datasets.load("tiny-movies", data_home=tmp_path).X.shape[0] == 6
+    path.write_bytes(content[:len(content) // 2])
+    datasets.clear_verification_cache()
+    with pytest.raises(datasets.DataFileError) as error:
+        datasets.load("tiny-movies", data_home=tmp_path, verify=False)
+    message = str(error.value)
+    assert str(path) in message and "BadZipFile" in message and "verify=True" in message
+    with pytest.raises(datasets.ChecksumError):
+        datasets.load("tiny-movies", data_home=tmp_path)
+
+
+def test_content_of_the_wrong_shape_names_the_files(monkeypatch, tmp_path):
+    """Rows that parse but fail the loader's own checks (adult's unexpected
+    values, a missing column) name the files too."""
+    rel, _ = _tiny_registry(monkeypatch, TINY_CSV, None)
+
+    def three_features(paths, subset, features=None):
+        loaded = _numeric.load_spambase(paths, subset)
+        if loaded.X.shape[1] != 3:
+            raise ValueError(f"expected 3 feature columns, got {loaded.X.shape[1]}")
+        return loaded
+
+    entry = _registry.REGISTRY["tiny-spambase"]
+    monkeypatch.setitem(_registry.REGISTRY, "tiny-spambase",
+                        dataclasses.replace(entry, loader=three_features))
+    path = tmp_path / rel
+    path.parent.mkdir()
+    path.write_bytes(gzip.compress(b"1,2\n3,4\n"))
+    with pytest.raises(datasets.DataFileError) as error:
+        datasets.load("tiny-spambase", data_home=tmp_path, verify=False)
+    message = str(error.value)
+    assert str(path) in message and "expected 3" in message and "verify=True" in message

@@ -16,8 +16,9 @@ Checksums
     decompressed; ``.zip`` and plain files byte for byte) the first time it is used in a
     process (cached by path, size and modification time). A mismatch raises
     :class:`ChecksumError`; ``verify=False`` skips the check.  A file that cannot be
-    decompressed (truncated gzip, not gzip at all) raises :class:`DataFileError`
-    naming the file and the fix.  Parsed files are cached per process by their
+    decompressed (truncated gzip, not gzip at all) or parsed (garbage inside a
+    valid gzip, a truncated zip) raises :class:`DataFileError` naming the file
+    and the fix (with ``verify=False``: check it with ``verify=True``).  Parsed files are cached per process by their
     content identity (path, size, inode, modification and change times), so a
     repaired file is parsed again.
 
@@ -52,12 +53,14 @@ from ._fetch import (
     DataFileError,
     DataNotFoundError,
     DownloadError,
+    PARSE_ERRORS,
     clear_verification_cache,
     content_sha256,
     ensure_file,
     get_data_home,
 )
 from ._registry import FILES, REGISTRY, Entry, get_entry, names
+from ._text import FEATURES
 from .streams import FourPhaseStream, four_phase_probabilities, four_phase_stream, label_noise, permutations
 
 __all__ = [
@@ -126,8 +129,21 @@ def load(
         raise ValueError(f"{name} has parts {entry.subsets}, got subset={subset!r}")
     if features is not None and not entry.text:
         raise ValueError(f"features= applies to text corpora only; {name} is not one")
+    if features is not None and features not in FEATURES:
+        raise ValueError(f"features must be one of {FEATURES}, got {features!r}")
     paths = fetch(name, data_home=data_home, download=download, verify=verify, base_url=base_url)
-    loaded = entry.loader(paths, subset, features)
+    try:
+        loaded = entry.loader(paths, subset, features)
+    except PARSE_ERRORS as exc:
+        # content that parsed into the wrong shape (the readers name their file)
+        files = ", ".join(str(path) for path in paths.values())
+        checked = ("" if verify else
+                   " They were not checked (verify=False): load with verify=True "
+                   "to compare them with their registered sha256, or delete them "
+                   "to download them again.")
+        raise DataFileError(
+            f"cannot load {name!r} from {files} ({type(exc).__name__}: {exc})."
+            f"{checked}") from exc
     X = loaded.X
     try:
         counts = label_counts(loaded.y)

@@ -24,6 +24,7 @@ import os
 import tempfile
 import urllib.error
 import urllib.request
+import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,18 +55,38 @@ class DataFileError(OSError):
 #: what reading a damaged compressed file raises (truncated gzip: EOFError;
 #: not gzip: gzip.BadGzipFile, an OSError; xz/bz2/zlib errors)
 READ_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error)
+#: what parsing a damaged or foreign content raises (pandas' ParserError and
+#: UnicodeDecodeError are ValueErrors; a truncated zip: BadZipFile; a missing
+#: archive member or column: KeyError, IndexError)
+PARSE_ERRORS = (ValueError, zipfile.BadZipFile, KeyError, IndexError)
+
+
+def _was_verified(path: Path) -> bool:
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns) in _verified
 
 
 def damaged_file_error(path: Path, exc: BaseException) -> DataFileError:
-    """The library's error for a data file that cannot be decompressed or read."""
+    """The library's error for a data file that cannot be decompressed, read
+    or parsed: names the file, what failed and the fix."""
     kind = _compression(path.name)
     what = f"a complete {kind} file" if kind else "readable"
+    if isinstance(exc, PARSE_ERRORS) and not isinstance(exc, READ_ERRORS):
+        what = "in the expected format"
+    checked = (
+        "It passed its checksum in this process, so the registry or the parser is "
+        "at fault: please report it." if _was_verified(path) else
+        "It was not checked (verify=False, or a file not registered): load with "
+        "verify=True to compare it with its registered sha256.")
     return DataFileError(
         f"cannot read data file {path}: it is damaged or not {what} "
-        f"({type(exc).__name__}: {exc}). Delete it -- load() then downloads it "
-        f"again where a source is known -- or replace it with a good copy (the "
-        f"data home is {path.parent.parent}; set {ENV_DATA_HOME} or data_home= "
-        f"to a folder holding good files)."
+        f"({type(exc).__name__}: {exc}). {checked} Delete it -- load() then "
+        f"downloads it again where a source is known -- or replace it with a good "
+        f"copy (the data home is {path.parent.parent}; set {ENV_DATA_HOME} or "
+        f"data_home= to a folder holding good files)."
     )
 
 
@@ -93,7 +114,7 @@ def cached_by_content(reader):
         if found is None:
             try:
                 found = reader(path, *args)
-            except READ_ERRORS as exc:
+            except READ_ERRORS + PARSE_ERRORS as exc:
                 if isinstance(exc, (FileNotFoundError, PermissionError)):
                     raise
                 raise damaged_file_error(Path(path), exc) from exc
