@@ -174,3 +174,31 @@ def test_record_counts():
     assert_allclose(counts.coef_, full.coef_)
     with pytest.raises(AttributeError, match="counts"):
         counts.mistakes_
+
+
+@pytest.mark.parametrize("method", ["inverse", "woodbury"])
+def test_overflowing_batch_raises_and_keeps_the_model(method):
+    """X^T X overflowing used to give a finite, meaningless eigendecomposition
+    (mu = 0, Sigma = 4.5e307 I: a model that predicts, silently)."""
+    from olearn.base import NonFiniteModelError
+
+    X, y = stream(n=300, d=5)
+    model = BCW(sigma_method=method).partial_fit(X[:100], y[:100])
+    mu, cov, rounds = model.coef_.copy(), model.covariance_, model.n_rounds_
+    with pytest.raises(NonFiniteModelError, match="rounds 101 to 200.*scale"):
+        model.partial_fit(X[100:200] * 1e300, y[100:200])
+    assert_array_equal(model.coef_, mu)
+    assert_array_equal(model.covariance_, cov)
+    assert model.n_rounds_ == rounds
+    assert model.score(X[200:], y[200:]) > 0.8
+
+
+def test_model_arrays_are_updated_in_place():
+    X, y = stream()
+    model = BCW().partial_fit(X[:50], y[:50])
+    arrays = model._model_arrays()
+    model.partial_fit(X[50:], y[50:])
+    assert all(a is b for a, b in zip(arrays, model._model_arrays()))
+    assert len(arrays) == 3
+    assert_allclose(model.covariance_, (arrays[1] * arrays[2]) @ arrays[1].T)
+    assert_array_equal(model.coef_[0], arrays[0])

@@ -102,6 +102,7 @@ def sigma_update(V, s, X, C, branch="auto"):
     if branch == "inverse":
         A = (V / s) @ V.T
         A += gram(X, C)
+        _require_finite(A, "the precision Sigma_hat^{-1} + C X_h X_h^T")
         lam, V_new = sla.eigh(A, overwrite_a=True, check_finite=False)
         lam = np.maximum(lam, np.finfo(float).tiny)
         return V_new, 1.0 / lam, branch
@@ -113,6 +114,7 @@ def sigma_update(V, s, X, C, branch="auto"):
     B = V @ (s[:, None] * (V.T @ Xd.T))
     M = Xd @ B
     M[np.diag_indices_from(M)] += 1.0 / C
+    _require_finite(M, "I/C + X_h^T Sigma_hat X_h")
     L = sla.cho_factor(M, lower=True, check_finite=False)
     Sigma = (V * s) @ V.T
     Sigma -= B @ sla.cho_solve(L, B.T, check_finite=False)
@@ -121,6 +123,16 @@ def sigma_update(V, s, X, C, branch="auto"):
     # Sigma is positive definite; round-off can leave tiny negative values
     floor = np.finfo(float).eps * max(float(s_new[-1]), 1.0)
     return V_new, np.maximum(s_new, floor), branch
+
+
+def _require_finite(A, what):
+    """LAPACK runs with ``check_finite=False``: an overflowed matrix would
+    give a finite but meaningless decomposition, so refuse it here."""
+    if not np.isfinite(A).all():
+        raise FloatingPointError(
+            f"{what} overflows float64 (the values of X are too large for "
+            f"X^T X): scale the features (e.g. sklearn.preprocessing."
+            f"MaxAbsScaler or StandardScaler)")
 
 
 def upsilon(V, s):

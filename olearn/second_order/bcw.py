@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from ..base import OnlineClassifier, check_positive
+from ..base import NonFiniteModelError, OnlineClassifier, check_positive
 from ._bcw_common import (as_matrix, available_memory, dcd_step, sigma_update,
                           upsilon)
 
@@ -263,14 +263,23 @@ class BCW(OnlineClassifier):
         X = as_matrix(X, self._mu.shape[0])
         n = y.shape[0]
         size = n if self.batch_size is None else int(self.batch_size)
-        if size >= n:
-            return self._learn_batch(X, y, mistakes, margins)
         n_updates = 0
         for start in range(0, n, size):
             stop = min(start + size, n)
-            n_updates += self._learn_batch(X[start:stop], y[start:stop],
-                                           mistakes[start:stop],
-                                           margins[start:stop])
+            if start == 0 and stop == n:
+                batch = (X, y, mistakes, margins)
+            else:
+                batch = (X[start:stop], y[start:stop], mistakes[start:stop],
+                         margins[start:stop])
+            try:
+                n_updates += self._learn_batch(*batch)
+            except FloatingPointError as error:
+                if isinstance(error, NonFiniteModelError):
+                    raise
+                raise NonFiniteModelError(
+                    f"BCW, batch of rounds {self.n_rounds_ + start + 1} to "
+                    f"{self.n_rounds_ + stop}: {error}; raised before the batch "
+                    f"changed the model.") from error
         return n_updates
 
     def _learn_batch(self, X, y, mistakes, margins):

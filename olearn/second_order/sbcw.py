@@ -250,7 +250,15 @@ class SBCW(OnlineClassifier):
             scores = np.asarray(self._decision(Xb)).ravel()
             margins[start:stop] = yb * scores
             mistakes[start:stop] = (scores > 0) != (yb > 0)
-            n_updates += self._learn_batch(Xb, yb, start)
+            try:
+                n_updates += self._learn_batch(Xb, yb, start)
+            except FloatingPointError as error:
+                if isinstance(error, NonFiniteModelError):
+                    raise
+                raise NonFiniteModelError(
+                    f"SBCW, batch of rounds {self.n_rounds_ + start + 1} to "
+                    f"{self.n_rounds_ + stop}: {error}; raised before the batch "
+                    f"changed the model.") from error
         return n_updates
 
     def _block(self, Xk, prior):
