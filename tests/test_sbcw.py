@@ -274,6 +274,17 @@ def test_nonfinite_batch_leaves_the_model():
     assert_array_equal(model.coef_.toarray(), coef)
     assert model.n_rounds_ == rounds
     assert np.isfinite(model.decision_function(Xt)).all()
+    # the second batch of a call fails: the first one is rolled back too
+    groups = [g.copy() for g in model.groups_]
+    rows = np.vstack([X[300:400], X[400:500] * 1e300])
+    with pytest.raises(NonFiniteModelError,
+                       match="rounds 401 to 500.*before round 301"):
+        model.set_params(batch_size=100).partial_fit(rows, y[300:500])
+    assert_array_equal(model.coef_.toarray(), coef)
+    assert all(np.array_equal(a, b) for a, b in zip(model.groups_, groups))
+    assert len(model.groups_) == len(groups)
+    model.partial_fit(X[300:400], y[300:400])           # and it goes on
+    assert model.n_rounds_ == rounds + 100
 
 
 def test_model_arrays_hold_the_whole_model():

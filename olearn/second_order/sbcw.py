@@ -148,6 +148,9 @@ class SBCW(OnlineClassifier):
     """
 
     _frozen_params = ("covariance",)
+    #: the model and the diagnostics of its last batch
+    _STATE = ("groups_", "_blocks", "_mu_blocks", "_selected_mask", "theta_",
+              "primal_", "iter_times_", "stop_reason_", "n_iter_")
 
     def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,
                  n_inner_passes=1, step="paper", covariance=True, batch_size=None,
@@ -204,7 +207,8 @@ class SBCW(OnlineClassifier):
     def _model_arrays(self):
         """Every array of the model: the mean blocks, the eigenpairs of the
         covariance blocks and the selection mask (each batch replaces them by
-        new arrays, committed only when finite: see ``_learn_batch``)."""
+        new arrays; a call that reaches NaN or infinity restores those of its
+        start: see ``_learn``)."""
         blocks = [a for block in self._blocks if block is not None
                   for a in block]
         return (*self._mu_blocks, *blocks, self._selected_mask)
@@ -242,6 +246,9 @@ class SBCW(OnlineClassifier):
         n = y.shape[0]
         size = n if self.batch_size is None else int(self.batch_size)
         n_updates = 0
+        # each batch replaces these objects (never mutates them): keeping the
+        # references is a snapshot of the model at the start of the call
+        saved = {name: getattr(self, name) for name in self._STATE}
         for start in range(0, n, size):
             stop = min(start + size, n)
             Xb, yb = X[start:stop], y[start:stop]
@@ -251,14 +258,15 @@ class SBCW(OnlineClassifier):
             margins[start:stop] = yb * scores
             mistakes[start:stop] = (scores > 0) != (yb > 0)
             try:
-                n_updates += self._learn_batch(Xb, yb, start)
+                n_updates += self._learn_batch(Xb, yb)
             except FloatingPointError as error:
-                if isinstance(error, NonFiniteModelError):
-                    raise
+                self.__dict__.update(saved)
                 raise NonFiniteModelError(
-                    f"SBCW, batch of rounds {self.n_rounds_ + start + 1} to "
-                    f"{self.n_rounds_ + stop}: {error}; raised before the batch "
-                    f"changed the model.") from error
+                    f"SBCW reached a non-finite model on the batch of rounds "
+                    f"{self.n_rounds_ + start + 1} to {self.n_rounds_ + stop}: "
+                    f"{error}. The model is left as it was before round "
+                    f"{self.n_rounds_ + 1} (the rows of this call are not "
+                    f"learned).") from error
         return n_updates
 
     def _block(self, Xk, prior):
@@ -298,7 +306,7 @@ class SBCW(OnlineClassifier):
         self.primal_.append(primal)
         self.iter_times_.append(time.perf_counter() - tic)
 
-    def _learn_batch(self, X, y, start):
+    def _learn_batch(self, X, y):
         r = int(self.r)
         n = X.shape[0]
         Xc = X.tocsc() if sp.issparse(X) else X
@@ -370,13 +378,10 @@ class SBCW(OnlineClassifier):
             np.isfinite(b[1]).all() and np.isfinite(b[0]).all()
             for b in blocks if b is not None)
         if not finite:
-            raise NonFiniteModelError(
-                f"{type(self).__name__} reached a non-finite model (NaN or "
-                f"infinity) on the batch of rounds {self.n_rounds_ + start + 1}"
-                f" to {self.n_rounds_ + start + n}; the model is left as it was "
-                f"before that batch. The values of X leave float64's range: "
-                f"scale the features (e.g. sklearn.preprocessing.MaxAbsScaler "
-                f"or StandardScaler).")
+            raise FloatingPointError(
+                "mu or Sigma reached NaN or infinity (the values of X leave "
+                "float64's range): scale the features (e.g. sklearn."
+                "preprocessing.MaxAbsScaler or StandardScaler)")
         self.groups_ = groups
         self._blocks = blocks
         self._mu_blocks = mu_blocks
