@@ -256,6 +256,22 @@ def test_warm_start_is_the_previous_mean():
         assert_allclose(w, w0, rtol=1e-12, atol=1e-14)
 
 
+def test_later_batches_solve_the_problem_around_the_previous_mean():
+    """On a later batch Algorithm 3 from z0 = dOmega(w0) ascends the dual of
+    Omega(w) - z0.w + C sum l_i: solved to convergence, its primal (with the
+    -z0.w term) and dual values meet (they would differ by z0.w without it)."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((400, 6))
+    y = np.where(X @ rng.standard_normal(6) + 0.3 * rng.standard_normal(400) > 0, 1, -1)
+    for sigma in (0.5, 0.05):
+        model = SBCW(r=2, tol=0, m_iter=2, step="exact", n_inner_passes=500,
+                     sigma=sigma, C=0.1).partial_fit(X[:200], y[:200])
+        assert model.coef_.nnz > 0                       # z0 != 0 next
+        model.partial_fit(X[200:], y[200:])
+        gap = np.array(model.primal_) - np.array(model.theta_)
+        assert len(gap) == 2 and np.abs(gap).max() < 1e-9 * model.primal_[0]
+
+
 def test_any_r_for_any_number_of_features():
     X, y = sparse_problem(n=60, d=30)
     model = SBCW(r=1000, m_iter=3).fit(X, y)            # raised before

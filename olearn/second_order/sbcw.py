@@ -327,7 +327,6 @@ class SBCW(OnlineClassifier):
         Xh = np.ascontiguousarray(np.hstack(cols)) if cols else np.zeros((n, 0))
         z0 = omega_subgradient(np.concatenate(w0) if w0 else np.zeros(0), ptr,
                                float(self.sigma))
-        w = np.concatenate(w0) if w0 else np.zeros(0)
         if groups:
             # t = 0: subproblem (13) over the carried-over active set
             alpha, w, theta, primal = self._solve(Xh, y, ptr, z0)
