@@ -7,7 +7,7 @@ from scipy.stats import chi2_contingency
 from sklearn.feature_selection import chi2, mutual_info_classif
 
 from olearn import ExtremalFeatureSelection, ModifiedBalancedWinnow, information_gain
-from olearn.extremal import chi_square, extremal_scores, extremal_selection
+from olearn.selection import chi_square, extremal_scores, extremal_selection
 
 
 def binary_text(n=300, d=60, seed=0):

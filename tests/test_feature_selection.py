@@ -8,11 +8,11 @@ import scipy.sparse as sp
 from sklearn.feature_selection import mutual_info_classif
 from sklearn.metrics import mutual_info_score
 
-import olearn.feature_selection as fs
+import olearn.selection.feature_selected as fs
 from olearn import PA, Averaged, Perceptron
-from olearn.feature_selection import (FeatureSelected,
-                                      game_theoretic_selection,
-                                      information_gain, pair_information_gain)
+from olearn.selection import (FeatureSelected, game_theoretic_selection,
+                              information_gain, pair_information_gain)
+from olearn.selection.game_theoretic import _GameLP
 
 
 def entropy(*probs):
@@ -162,7 +162,7 @@ def test_game_picks_the_dominant_features():
 
 def test_game_warm_start_gives_the_cold_value():
     X, y = stream(n=200, d=12)
-    lp = fs._GameLP()
+    lp = _GameLP()
     for n in (50, 100, 150, 200):
         M = pair_information_gain(X[:n], y[:n])
         u_warm, warm = lp.solve(M, 4)

@@ -1,4 +1,4 @@
-"""Extremal feature selection (Carvalho and Cohen 2006, section 5) and its batch baselines.
+"""Extremal feature selection (Carvalho and Cohen 2006, section 5).
 
 EFS ranks the features of a trained Modified Balanced Winnow by
 
@@ -16,24 +16,16 @@ features deleted from the model: at test time the MBW rule drops features not
 present in the model before normalising, so a deleted feature is simply not
 present (:attr:`ExtremalFeatureSelection.probe_`).
 
-Batch baselines (their Figures 7-8, following Yang and Pedersen 1997):
-
-* information gain of the class given the presence of a term,
-  :func:`olearn.information_gain` -- the same quantity as scikit-learn's
-  ``mutual_info_classif(..., discrete_features=True)`` on 0/1 features;
-* the chi-square statistic of the 2 x 2 table (term present/absent x class),
-  :func:`chi_square`.  scikit-learn's ``chi2`` is *not* this quantity: it sums
-  feature values per class and compares only the "present" cells with their
-  expectation, ignoring the "absent" cells, so olearn computes the 2 x 2
-  statistic itself (checked against ``scipy.stats.chi2_contingency``).
+Its batch baselines (their Figures 7-8, following Yang and Pedersen 1997) are
+:func:`olearn.information_gain` and :func:`olearn.chi_square`
+(:mod:`olearn.selection.scores`).
 """
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .linear.winnow import ModifiedBalancedWinnow, WinnowClassifier
+from ..linear.winnow import ModifiedBalancedWinnow, WinnowClassifier
 
 
 def extremal_scores(mbw):
@@ -61,35 +53,6 @@ def extremal_selection(scores, candidates, k, P):
     order = idx[np.argsort(scores[idx], kind="stable")]   # ascending
     chosen = np.concatenate([order[::-1][:top], order[:k - top]])
     return np.unique(chosen)
-
-
-def chi_square(X, y, *, threshold=0.0):
-    """Chi-square of the 2 x 2 table [x_j > threshold] x class (Yang and Pedersen 1997).
-
-    ``chi2 = N (A D - C B)^2 / ((A + C)(B + D)(A + B)(C + D))`` with A (B) the
-    positive (negative) rows where the feature is on, C (D) where it is off;
-    0 where a margin of the table is empty.  Binary ``y`` only.
-    """
-    y = np.asarray(y)
-    labels = np.unique(y)
-    if labels.size != 2:
-        raise ValueError(f"chi_square needs two classes, got {labels.size}.")
-    pos = y == labels[1]
-    on = (X > threshold)
-    if sp.issparse(on):
-        on = on.tocsr().astype(np.float64)
-        A = np.asarray(on[pos].sum(axis=0)).ravel()
-        B = np.asarray(on[~pos].sum(axis=0)).ravel()
-    else:
-        on = np.asarray(on, dtype=np.float64)
-        A, B = on[pos].sum(axis=0), on[~pos].sum(axis=0)
-    n_pos, n_neg = float(pos.sum()), float((~pos).sum())
-    C, D = n_pos - A, n_neg - B
-    N = n_pos + n_neg
-    denom = (A + C) * (B + D) * (A + B) * (C + D)
-    num = N * (A * D - C * B) ** 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
 
 
 class ExtremalFeatureSelection(SelectorMixin, BaseEstimator):
