@@ -141,9 +141,11 @@ class FeatureSelected(OnlineClassifier):
         learner).
 
     ``method`` and ``threshold`` cannot change between ``partial_fit`` calls
-    either (the counts so far depend on them); changes of the learner's
-    parameters (``set_params(learner__C=...)``) reach the fitted learner at
-    the next call and are validated there.
+    either (the counts so far depend on them), nor can the learner's class
+    (``set_params(learner=Perceptron())`` on a PA raises
+    :class:`olearn.base.FrozenParameterError`); changes of the learner's
+    parameters (``set_params(learner__C=...)``, or a new learner of the same
+    class) reach the fitted learner at the next call and are validated there.
 
     Attributes
     ----------
@@ -168,7 +170,7 @@ class FeatureSelected(OnlineClassifier):
     53
     """
 
-    _frozen_params = ("k", "method", "threshold")
+    _frozen_params = ("k", "method", "threshold", "learner")
     #: k when None is given
     DEFAULT_K = 64
 
@@ -189,11 +191,26 @@ class FeatureSelected(OnlineClassifier):
     def _k(self, n_features):
         return min(self.DEFAULT_K, n_features) if self.k is None else self.k
 
+    def _template(self):
+        return PA() if self.learner is None else self.learner
+
+    def _frozen_param_values(self):
+        # the learner's class is frozen (learner_ is a model of that class); its
+        # hyper-parameters are followed by _sync_learner
+        values = super()._frozen_param_values()
+        learner = type(self._template())
+        values["learner"] = f"{learner.__module__}.{learner.__qualname__}"
+        return values
+
     def _check_params(self):
         if self.learner is not None and not isinstance(self.learner,
                                                        OnlineClassifier):
-            raise ValueError(f"learner must be an olearn online learner, got "
-                             f"{type(self.learner).__name__}.")
+            what = (f"the class {self.learner.__name__} (pass an instance, "
+                    f"{self.learner.__name__}())" if isinstance(self.learner, type)
+                    else repr(self.learner))
+            raise ValueError(f"learner must be an olearn online learner (an "
+                             f"instance with partial_fit and the online record), "
+                             f"or None for PA(); got {what}.")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got "
                              f"{self.method!r}.")
@@ -209,7 +226,7 @@ class FeatureSelected(OnlineClassifier):
 
     def _init_state(self, n_features):
         _check_k(self._k(n_features), n_features)
-        self.learner_ = clone(PA() if self.learner is None else self.learner)
+        self.learner_ = clone(self._template())
         self._sync_learner()
         pairs = None
         if self.method == "game":
@@ -259,19 +276,18 @@ class FeatureSelected(OnlineClassifier):
         """
         current = self.learner_.get_params(deep=False)
         changed = {}
-        if self.learner is not None:
-            for name, value in self.learner.get_params(deep=False).items():
-                if name == "record":
-                    continue
-                if hasattr(value, "get_params"):
-                    old = current.get(name)
-                    if (type(old) is not type(value) or not all(
-                            _same(a, b) for a, b in zip(
-                                value.get_params(deep=True).values(),
-                                old.get_params(deep=True).values()))):
-                        changed[name] = clone(value)
-                elif not _same(value, current.get(name)):
-                    changed[name] = value
+        for name, value in self._template().get_params(deep=False).items():
+            if name == "record":
+                continue
+            if hasattr(value, "get_params"):
+                old = current.get(name)
+                if (type(old) is not type(value) or not all(
+                        _same(a, b) for a, b in zip(
+                            value.get_params(deep=True).values(),
+                            old.get_params(deep=True).values()))):
+                    changed[name] = clone(value)
+            elif not _same(value, current.get(name)):
+                changed[name] = value
         if "record" in current and current["record"] != getattr(self, "record", "full"):
             changed["record"] = getattr(self, "record", "full")
         if changed:
