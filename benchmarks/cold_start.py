@@ -17,9 +17,10 @@ pages
     compiles every loop; best of ``--cold-repeats``).  After a page, the
     compiled functions holding more than one specialisation are listed.
 
-With ``--baseline REV`` the same runs are made, interleaved, on the tree of
-git revision ``REV`` (exported with ``git archive``), so before and after are
-measured under the same load.  The one-minute load average (what ``uptime``
+The tree measured is the committed ``HEAD`` (exported with ``git archive``,
+so edits made while the benchmark runs do not leak in); with ``--baseline
+REV`` the same runs are made, interleaved, on the tree of git revision
+``REV``, so before and after are measured under the same load.  The one-minute load average (what ``uptime``
 prints) is recorded before and after: the machine is shared.
 
     python benchmarks/cold_start.py [--baseline REV] [--repeats N]
@@ -139,14 +140,17 @@ def page_time(tree, page, cache_dir):
 
 
 def export(rev, into):
+    """The files of git revision ``rev`` in the new folder ``into``."""
+    into = Path(into)
+    into.mkdir()
     archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
                              capture_output=True).stdout
-    path = Path(into) / "tree.tar"
+    path = into / "tree.tar"
     path.write_bytes(archive)
     with tarfile.open(path) as tar:
         tar.extractall(into, filter="data")
     path.unlink()
-    return Path(into)
+    return into
 
 
 def git(*args):
@@ -194,7 +198,7 @@ def markdown(results, meta):
              + f" --repeats {meta['repeats']} --cold-repeats {meta['cold_repeats']}"
              + "` (do not edit by hand).", "",
              f"- date: {meta['date']}",
-             f"- commit: {meta['commit']} (uncommitted changes: {meta['dirty']})"]
+             f"- commit measured: {meta['commit']} (HEAD, exported with git archive)"]
     if meta["baseline"]:
         lines.append(f"- baseline: {meta['baseline']} = {meta['baseline_commit']}")
     lines += [f"- load average (1 min) before / after: {meta['load_before']:.2f} / "
@@ -259,17 +263,18 @@ def main(argv=None):
     import numba
     import sklearn
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain")),
+            "commit": git("rev-parse", "HEAD"),
             "baseline": args.baseline, "repeats": args.repeats,
             "cold_repeats": args.cold_repeats, "cpus": os.cpu_count(),
             "machine": f"{platform.machine()} {platform.processor() or platform.system()}",
             "python": platform.python_version(), "numba": numba.__version__,
             "sklearn": sklearn.__version__, "load_before": os.getloadavg()[0]}
-    with tempfile.TemporaryDirectory(prefix="olearn-baseline-") as base_dir:
-        trees = {"now": ROOT}
+    with tempfile.TemporaryDirectory(prefix="olearn-trees-") as scratch:
+        trees = {}
         if args.baseline:
             meta["baseline_commit"] = git("rev-parse", args.baseline)
-            trees = {"before": export(args.baseline, base_dir), "now": ROOT}
+            trees["before"] = export(args.baseline, Path(scratch) / "before")
+        trees["now"] = export("HEAD", Path(scratch) / "now")
         results = measure(trees, args.repeats, args.cold_repeats)
     meta["load_after"] = os.getloadavg()[0]
     text = markdown(results, meta)
