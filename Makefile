@@ -32,7 +32,7 @@ book: $(STAMP)
 	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
 
 test: $(STAMP)
-	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/extremal.py olearn/feature_selection.py
+	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/selection
 
 bench: $(STAMP)
 	$(PY) benchmarks/throughput.py

@@ -2,39 +2,61 @@
 
 One subpackage per model family: :mod:`olearn.linear` (a weight vector),
 :mod:`olearn.second_order` (mean and covariance), :mod:`olearn.kernel` (support set
-and coefficients). The public API is flat.
+and coefficients), :mod:`olearn.selection` (a learner on chosen features). The
+public API is flat: ``olearn.AROW``, ``from olearn import PA``.
 
-Importing olearn compiles nothing: every compiled loop is built (or loaded
+Importing olearn imports nothing else and compiles nothing: a name is imported
+from its family on first use (PEP 562 ``__getattr__``), so a page that uses the
+linear learners does not pay for scikit-learn's feature selection, HiGHS or the
+kernel and second-order modules, and every compiled loop is built (or loaded
 from numba's on-disk cache) on its first call.
 """
-from .extremal import ExtremalFeatureSelection, chi_square
-from .feature_selection import (FeatureSelected, game_theoretic_selection,
-                                information_gain, pair_information_gain)
-from .kernel import (DUOL, KernelALMA, KernelAggressiveROMMA, KernelPA,
-                     KernelPerceptron, KernelROMMA, OnlineSVM)
-from .kernel.arow import KernelAROW
-from .linear import (ALMA, NORMA, PA, AggressiveROMMA, Averaged, BalancedWinnow,
-                     L1ConstrainedPA, L2ConstrainedPA, ModifiedBalancedWinnow,
-                     ObjectiveRegularizedPA, Perceptron, PositiveWinnow, ROMMA)
-from .second_order import AROW, CW, NAROW, SCW, SOP
-from .second_order._sbcw_spardca import SparDCA
-from .second_order._sofs import SOFS
-from .second_order.bcw import BCW
-from .second_order.sbcw import SBCW
+import importlib
 
 __version__ = "0.1.0"
-__all__ = sorted([
+
+#: public name -> module defining it (imported on first access)
+_EXPORTS = {
     # linear
-    "ALMA", "AggressiveROMMA", "Averaged", "BalancedWinnow", "L1ConstrainedPA",
-    "L2ConstrainedPA", "ModifiedBalancedWinnow", "NORMA", "ObjectiveRegularizedPA", "PA",
-    "Perceptron", "PositiveWinnow", "ROMMA",
+    **dict.fromkeys(
+        ["ALMA", "AggressiveROMMA", "Averaged", "BalancedWinnow", "L1ConstrainedPA",
+         "L2ConstrainedPA", "ModifiedBalancedWinnow", "NORMA", "ObjectiveRegularizedPA",
+         "PA", "Perceptron", "PositiveWinnow", "ROMMA"], "olearn.linear"),
     # second order
-    "AROW", "BCW", "CW", "NAROW", "SBCW", "SCW", "SOFS", "SOP", "SparDCA",
+    **dict.fromkeys(["AROW", "CW", "NAROW", "SCW", "SOP"], "olearn.second_order"),
+    "BCW": "olearn.second_order.bcw",
+    "SBCW": "olearn.second_order.sbcw",
+    "SOFS": "olearn.second_order._sofs",
+    "SparDCA": "olearn.second_order._sbcw_spardca",
     # kernel
-    "DUOL", "KernelALMA", "KernelAROW", "KernelAggressiveROMMA", "KernelPA",
-    "KernelPerceptron", "KernelROMMA", "OnlineSVM",
+    **dict.fromkeys(
+        ["DUOL", "KernelALMA", "KernelAggressiveROMMA", "KernelPA", "KernelPerceptron",
+         "KernelROMMA", "OnlineSVM"], "olearn.kernel"),
+    "KernelAROW": "olearn.kernel.arow",
     # feature selection
-    "ExtremalFeatureSelection", "FeatureSelected", "chi_square",
-    "game_theoretic_selection", "information_gain", "pair_information_gain",
-    "__version__",
-])
+    **dict.fromkeys(
+        ["ExtremalFeatureSelection", "FeatureSelected", "chi_square",
+         "game_theoretic_selection", "information_gain", "pair_information_gain"],
+        "olearn.selection"),
+}
+
+#: subpackages and modules reachable as attributes (``olearn.linear``) after ``import olearn``
+_SUBMODULES = ("bounds", "datasets", "experiments", "kernel", "linear", "plotting",
+               "second_order", "selection", "verify")
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

@@ -21,7 +21,8 @@ from sklearn.utils.estimator_checks import (check_classifiers_train,
                                             parametrize_with_checks)
 
 import olearn
-from olearn import PA, Perceptron
+from olearn import (PA, BalancedWinnow, ExtremalFeatureSelection, FeatureSelected,
+                    Perceptron)
 
 PA_BLOBS_REASON = (
     "plain PA (hard margin, no bias) reaches 0.79 training accuracy on the "
@@ -30,6 +31,8 @@ PA_BLOBS_REASON = (
 
 
 def expected_failed_checks(estimator):
+    if isinstance(estimator, FeatureSelected):   # all features kept: the learner's run
+        estimator = estimator.learner if estimator.learner is not None else PA()
     if (isinstance(estimator, PA) and estimator.variant == "PA"
             and estimator.gamma is None):
         return {"check_classifiers_train": PA_BLOBS_REASON}
@@ -37,7 +40,11 @@ def expected_failed_checks(estimator):
 
 
 @parametrize_with_checks(
-    [Perceptron(), PA(), PA(variant="PA-I"), PA(variant="PA-II")],
+    [Perceptron(), PA(), PA(variant="PA-I"), PA(variant="PA-II"),
+     # the meta-estimators: on the checks' narrow data FeatureSelected keeps every
+     # feature; EFS is tagged binary-only and positive_only (its Winnow needs x >= 0)
+     FeatureSelected(), FeatureSelected(PA(variant="PA-I"), method="game"),
+     ExtremalFeatureSelection(), ExtremalFeatureSelection(learner=BalancedWinnow())],
     expected_failed_checks=expected_failed_checks, xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

@@ -8,11 +8,11 @@ import scipy.sparse as sp
 from sklearn.feature_selection import mutual_info_classif
 from sklearn.metrics import mutual_info_score
 
-import olearn.feature_selection as fs
+import olearn.selection.feature_selected as fs
 from olearn import PA, Averaged, Perceptron
-from olearn.feature_selection import (FeatureSelected,
-                                      game_theoretic_selection,
-                                      information_gain, pair_information_gain)
+from olearn.selection import (FeatureSelected, game_theoretic_selection,
+                              information_gain, pair_information_gain)
+from olearn.selection.game_theoretic import _GameLP
 
 
 def entropy(*probs):
@@ -162,7 +162,7 @@ def test_game_picks_the_dominant_features():
 
 def test_game_warm_start_gives_the_cold_value():
     X, y = stream(n=200, d=12)
-    lp = fs._GameLP()
+    lp = _GameLP()
     for n in (50, 100, 150, 200):
         M = pair_information_gain(X[:n], y[:n])
         u_warm, warm = lp.solve(M, 4)
@@ -343,3 +343,47 @@ def test_clone_and_pickle_keep_the_run():
     np.testing.assert_array_equal(copy.mistakes_, est.mistakes_)
     params = clone(est).get_params()
     assert params["k"] == 3 and params["method"] == "game"
+
+
+# -- the learner between partial_fit calls: class frozen, parameters followed ------
+def test_learner_of_another_class_is_refused_mid_stream():
+    """set_params(learner=Perceptron()) on a PA-based run was silently ignored."""
+    from olearn.base import FrozenParameterError
+    X, y = binary_data(n=120, d=8, seed=3)
+    for first in (None, PA()):
+        est = FeatureSelected(first, k=3, refresh=10).partial_fit(X[:60], y[:60])
+        coef, rounds = est.learner_.coef_.copy(), est.n_rounds_
+        est.set_params(learner=Perceptron())
+        with pytest.raises(FrozenParameterError, match="learner changed from "
+                           "'olearn.linear.pa.PA' to 'olearn.linear.perceptron.Perceptron'"):
+            est.partial_fit(X[60:], y[60:])
+        np.testing.assert_array_equal(est.learner_.coef_, coef)
+        assert est.n_rounds_ == rounds and type(est.learner_) is PA
+        est.set_params(learner=first)          # set back: the stream continues
+        est.partial_fit(X[60:], y[60:])
+        whole = FeatureSelected(first, k=3, refresh=10).fit(X, y)
+        np.testing.assert_array_equal(est.mistakes_, whole.mistakes_)
+        est.set_params(learner=Perceptron()).fit(X, y)   # fit starts afresh
+        assert type(est.learner_) is Perceptron
+
+
+@pytest.mark.parametrize("bad", [3, PA, "PA", object()])
+def test_learner_is_validated_at_every_call(bad):
+    X, y = binary_data(n=60, d=6)
+    with pytest.raises(ValueError, match="learner must be an olearn online learner"):
+        FeatureSelected(bad, k=2).fit(X, y)
+    est = FeatureSelected(k=2, refresh=10).partial_fit(X[:30], y[:30])
+    est.set_params(learner=bad)
+    with pytest.raises(ValueError, match="learner must be an olearn online learner"):
+        est.partial_fit(X[30:], y[30:])
+    assert est.n_rounds_ == 30
+
+
+def test_learner_of_the_same_class_is_followed():
+    """A new PA (or learner__C) between calls reaches learner_; None means PA()."""
+    X, y = binary_data(n=120, d=8, seed=3)
+    est = FeatureSelected(PA(), k=3, refresh=10).partial_fit(X[:60], y[:60])
+    est.set_params(learner=PA(C=0.5, variant="PA-I")).partial_fit(X[60:90], y[60:90])
+    assert (est.learner_.C, est.learner_.variant) == (0.5, "PA-I")
+    est.set_params(learner=None).partial_fit(X[90:], y[90:])
+    assert est.learner_.get_params() == PA().get_params()

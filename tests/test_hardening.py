@@ -261,7 +261,7 @@ def test_information_gain_exact_zero_and_tie_rule(real_data):
     feature 22 is on in 4 of 20 and 1 of 5 rows, so all three are independent
     of the label, IG = 0 exactly; the documented rule then keeps the lower
     index.  Before: feature 22 came out as 5.7e-16 and outranked 0 and 1."""
-    from olearn.feature_selection import _top_features, information_gain
+    from olearn.selection.scores import _top_features, information_gain
     X, y = real_data("german.numer")
     X = X.toarray() if sp.issparse(X) else np.asarray(X)
     order = np.random.default_rng(0).permutation(len(y))
@@ -275,7 +275,7 @@ def test_information_gain_exact_zero_and_tie_rule(real_data):
 def test_equal_tables_give_equal_gains():
     """A feature, its complement and its copy have bit-identical gains; a
     feature whose on-rate is the same in every class has gain exactly 0."""
-    from olearn.feature_selection import information_gain, pair_information_gain
+    from olearn.selection import information_gain, pair_information_gain
     rng = np.random.default_rng(3)
     for _ in range(50):
         n = int(rng.integers(5, 400))

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -105,3 +106,42 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     assert "make book" in readme and "make test" in readme
     assert "\nmake test\n" in (ROOT / ".ci" / "run").read_text()
+
+
+LAZY_PROBE = """
+import json, sys
+import olearn
+after_import = sorted(m for m in ("numba", "sklearn", "scipy", "pandas", "cvxpy", "matplotlib",
+                                  "joblib", "highspy") if m in sys.modules)
+names = dir(olearn)
+from olearn import PA
+after_pa = sorted(m for m in ("cvxpy", "matplotlib", "highspy", "sklearn.feature_selection",
+                              "olearn.kernel", "olearn.second_order", "olearn.selection")
+                  if m in sys.modules)
+ns = {}
+exec("from olearn import *", ns)
+print(json.dumps({"after_import": after_import, "names": names, "after_pa": after_pa,
+                  "star": sorted(k for k in ns if not k.startswith("__")),
+                  "same": all(ns[k] is getattr(olearn, k) for k in olearn.__all__ if k in ns)}))
+"""
+
+
+def test_import_is_lazy_and_the_api_stays_flat():
+    """`import olearn` imports no dependency; each name is imported from its family on use."""
+    out = subprocess.run([sys.executable, "-c", LAZY_PROBE], check=True, capture_output=True,
+                         text=True, cwd=ROOT).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["after_import"] == [], result["after_import"]
+    assert result["after_pa"] == [], result["after_pa"]   # a linear page pays for linear only
+    import olearn
+    public = [name for name in olearn.__all__ if name != "__version__"]
+    assert set(public) <= set(result["names"])          # dir() lists every public name
+    assert result["star"] == sorted(public) and result["same"]
+    for name in ("linear", "second_order", "kernel", "selection"):
+        assert name in result["names"]
+    for name in public:                                 # every name resolves to its object
+        obj = getattr(olearn, name)
+        assert obj.__name__ == name and obj.__module__.startswith("olearn.")
+    assert olearn.selection.FeatureSelected is olearn.FeatureSelected
+    with pytest.raises(AttributeError, match="has no attribute 'NotAThing'"):
+        olearn.NotAThing

@@ -135,7 +135,7 @@ def half_mass_pixels(w):
 def figure3_table(stored, X, digit):
     """Per panel of Figure 3 (USPS, trial 0): concentration of ``|w|`` and its correlation
     with the information gain of each pixel for "3 vs 8" and "7 vs 9"."""
-    from ..feature_selection import information_gain
+    from ..selection import information_gain
 
     ig_38 = information_gain(X[np.isin(digit, [3, 8])], digit[np.isin(digit, [3, 8])])
     ig_79 = information_gain(X[np.isin(digit, [7, 9])], digit[np.isin(digit, [7, 9])])

@@ -2,7 +2,7 @@
 
 Orchestration only: every learner, the four-phase streams and the feature
 selection are olearn's own (:mod:`olearn.linear.regularized`, :mod:`olearn.linear.norma`,
-:mod:`olearn.linear.pa`, :mod:`olearn.feature_selection`,
+:mod:`olearn.linear.pa`, :mod:`olearn.selection`,
 :func:`olearn.datasets.four_phase_stream`); this module decides which runs to
 make and keeps their records.
 
@@ -53,7 +53,7 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 
 from .runner import _versions, git_commit, git_dirty, quick_mode, t_interval
-from ..feature_selection import FeatureSelected, information_gain
+from ..selection import FeatureSelected, information_gain
 from ..linear.norma import NORMA
 from ..linear.pa import PA
 from ..linear.regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA

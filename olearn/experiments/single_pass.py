@@ -374,8 +374,7 @@ def efs_curves(key, ks, Ps=(0.7, 0.8, 0.9, 1.0), seed=0, max_rows=None):
     information gain / 2x2 chi-square on the training part, MBW trained and
     tested on those features only.  A random 20% of the data is the test set.
     """
-    from ..extremal import ExtremalFeatureSelection, chi_square
-    from ..feature_selection import information_gain
+    from ..selection import ExtremalFeatureSelection, chi_square, information_gain
     X, y = load_task(key)
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(y))

@@ -1,4 +1,4 @@
-"""Extremal feature selection (Carvalho and Cohen 2006, section 5) and its batch baselines.
+"""Extremal feature selection (Carvalho and Cohen 2006, section 5).
 
 EFS ranks the features of a trained Modified Balanced Winnow by
 
@@ -8,7 +8,7 @@ and keeps, of ``k`` features, the ``T = round(P k)`` with the largest score and
 the ``B = k - T`` with the smallest (their Figure 5; ``P = T / (T + B)``).  The
 candidates are the features present in the model (seen in training, see
 :mod:`olearn.linear.winnow`); the always-on feature is not a candidate and is
-always kept.  Ties are broken by column index (stable sort).  The scores are
+always kept.  Equal scores are taken lowest column index first.  The scores are
 compared in the log domain, so weights beyond float range rank correctly.
 
 The *test probe* of their Figure 6 is the trained MBW with the non-selected
@@ -16,24 +16,20 @@ features deleted from the model: at test time the MBW rule drops features not
 present in the model before normalising, so a deleted feature is simply not
 present (:attr:`ExtremalFeatureSelection.probe_`).
 
-Batch baselines (their Figures 7-8, following Yang and Pedersen 1997):
-
-* information gain of the class given the presence of a term,
-  :func:`olearn.information_gain` -- the same quantity as scikit-learn's
-  ``mutual_info_classif(..., discrete_features=True)`` on 0/1 features;
-* the chi-square statistic of the 2 x 2 table (term present/absent x class),
-  :func:`chi_square`.  scikit-learn's ``chi2`` is *not* this quantity: it sums
-  feature values per class and compares only the "present" cells with their
-  expectation, ignoring the "absent" cells, so olearn computes the 2 x 2
-  statistic itself (checked against ``scipy.stats.chi2_contingency``).
+Its batch baselines (their Figures 7-8, following Yang and Pedersen 1997) are
+:func:`olearn.information_gain` and :func:`olearn.chi_square`
+(:mod:`olearn.selection.scores`).
 """
+import numbers
+
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from .linear.winnow import ModifiedBalancedWinnow, WinnowClassifier
+from ..base import FrozenParameterError, _same
+from ..linear.winnow import BalancedWinnow, ModifiedBalancedWinnow, WinnowClassifier
 
 
 def extremal_scores(mbw):
@@ -54,42 +50,20 @@ def extremal_scores(mbw):
 
 
 def extremal_selection(scores, candidates, k, P):
-    """Indices of the ``round(P k)`` top and ``k - round(P k)`` bottom candidates."""
+    """Indices (increasing) of the ``round(P k)`` top and ``k - round(P k)`` bottom candidates.
+
+    Equal scores are taken in column index order, lowest index first, at the
+    top as at the bottom (the paper does not say how ties are broken); the
+    bottom is taken from the candidates the top left, so ``k`` distinct
+    features are kept whenever ``k`` candidates exist.
+    """
     idx = np.flatnonzero(candidates)
     k = min(int(k), idx.size)
     top = int(round(P * k))
-    order = idx[np.argsort(scores[idx], kind="stable")]   # ascending
-    chosen = np.concatenate([order[::-1][:top], order[:k - top]])
-    return np.unique(chosen)
-
-
-def chi_square(X, y, *, threshold=0.0):
-    """Chi-square of the 2 x 2 table [x_j > threshold] x class (Yang and Pedersen 1997).
-
-    ``chi2 = N (A D - C B)^2 / ((A + C)(B + D)(A + B)(C + D))`` with A (B) the
-    positive (negative) rows where the feature is on, C (D) where it is off;
-    0 where a margin of the table is empty.  Binary ``y`` only.
-    """
-    y = np.asarray(y)
-    labels = np.unique(y)
-    if labels.size != 2:
-        raise ValueError(f"chi_square needs two classes, got {labels.size}.")
-    pos = y == labels[1]
-    on = (X > threshold)
-    if sp.issparse(on):
-        on = on.tocsr().astype(np.float64)
-        A = np.asarray(on[pos].sum(axis=0)).ravel()
-        B = np.asarray(on[~pos].sum(axis=0)).ravel()
-    else:
-        on = np.asarray(on, dtype=np.float64)
-        A, B = on[pos].sum(axis=0), on[~pos].sum(axis=0)
-    n_pos, n_neg = float(pos.sum()), float((~pos).sum())
-    C, D = n_pos - A, n_neg - B
-    N = n_pos + n_neg
-    denom = (A + C) * (B + D) * (A + B) * (C + D)
-    num = N * (A * D - C * B) ** 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
+    descending = idx[np.lexsort((idx, -scores[idx]))]
+    rest = descending[top:]
+    ascending = rest[np.lexsort((rest, scores[rest]))]
+    return np.unique(np.concatenate([descending[:top], ascending[:k - top]]))
 
 
 class ExtremalFeatureSelection(SelectorMixin, BaseEstimator):
@@ -108,6 +82,12 @@ class ExtremalFeatureSelection(SelectorMixin, BaseEstimator):
     P : float in [0, 1], default=0.9
         Fraction of the ``k`` taken from the top of ``|u - v|``.
     learner : BalancedWinnow or ModifiedBalancedWinnow, default=ModifiedBalancedWinnow()
+        The paper's learner (MBW) is the default.  Like every Winnow learner it
+        needs ``X >= 0`` (section 2.2 of the paper; the ``positive_only`` tag):
+        term counts, presence, TF-IDF.  Its hyper-parameters changed with
+        ``set_params(learner__alpha=...)`` between ``partial_fit`` calls are
+        followed (and validated); a learner of another class raises
+        :class:`olearn.base.FrozenParameterError`.
 
     Examples
     --------
@@ -130,25 +110,74 @@ class ExtremalFeatureSelection(SelectorMixin, BaseEstimator):
         self.P = P
         self.learner = learner
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # the tags of every olearn learner: two classes, CSR input ...
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.input_tags.sparse = True
+        # ... and the Winnow learners' requirement x >= 0 (the paper's section 2.2):
+        # EFS is defined on the positive and negative models u, v of (M)BW
+        tags.input_tags.positive_only = True
+        return tags
+
+    def _template(self):
+        return ModifiedBalancedWinnow() if self.learner is None else self.learner
+
     def _check(self):
-        if not (isinstance(self.n_features, (int, np.integer)) and self.n_features >= 1):
+        if (not isinstance(self.n_features, numbers.Integral)
+                or isinstance(self.n_features, bool) or self.n_features < 1):
             raise ValueError(f"n_features must be a positive integer, got {self.n_features!r}.")
-        if not (0.0 <= float(self.P) <= 1.0):
-            raise ValueError(f"P must be in [0, 1], got {self.P!r}.")
+        if (not isinstance(self.P, numbers.Real) or isinstance(self.P, bool)
+                or not 0.0 <= self.P <= 1.0):
+            raise ValueError(f"P must be a number in [0, 1], got {self.P!r}.")
+        if self.learner is not None and not isinstance(self.learner, BalancedWinnow):
+            what = (f"the class {self.learner.__name__}" if isinstance(self.learner, type)
+                    else repr(self.learner))
+            raise ValueError(
+                f"learner must be a BalancedWinnow or ModifiedBalancedWinnow instance "
+                f"(EFS ranks the features by |u - v| of its positive and negative "
+                f"models), or None for ModifiedBalancedWinnow(); got {what}.")
+
+    def _follow_learner(self):
+        """Pass ``set_params`` changes of ``learner`` to ``learner_``.
+
+        The learner's class is frozen between ``partial_fit`` calls (the
+        fitted model is one of that class); its hyper-parameters are followed
+        and validated by the learner itself, which refuses those its state
+        cannot follow (:class:`olearn.FrozenParameterError`).
+        """
+        template, fitted = self._template(), self.learner_
+        if type(template) is not type(fitted):
+            raise FrozenParameterError(
+                f"{type(self).__name__}: learner changed from "
+                f"{type(fitted).__name__} to {type(template).__name__} between "
+                f"partial_fit calls, but the fitted state cannot follow it. Set it "
+                f"back, or call fit (which starts afresh) to learn with the new "
+                f"learner.")
+        current = fitted.get_params(deep=False)
+        changed = {name: value for name, value in template.get_params(deep=False).items()
+                   if not _same(value, current[name])}
+        if changed:
+            fitted.set_params(**changed)
 
     def fit(self, X, y):
+        """Train a fresh copy of ``learner`` on ``(X, y)`` (one online pass) and select."""
         self._check()
-        self.learner_ = clone(self.learner if self.learner is not None
-                              else ModifiedBalancedWinnow())
-        self.learner_.fit(X, y)
+        learner = clone(self._template())
+        learner.fit(X, y)
+        self.learner_ = learner
         return self._select()
 
     def partial_fit(self, X, y, classes=None):
+        """Continue training ``learner_`` on ``(X, y)`` and select again."""
         self._check()
-        if not hasattr(self, "learner_"):
-            self.learner_ = clone(self.learner if self.learner is not None
-                                  else ModifiedBalancedWinnow())
-        self.learner_.partial_fit(X, y, classes=classes)
+        if hasattr(self, "learner_"):
+            self._follow_learner()
+            self.learner_.partial_fit(X, y, classes=classes)
+        else:
+            learner = clone(self._template())
+            learner.partial_fit(X, y, classes=classes)
+            self.learner_ = learner
         return self._select()
 
     def _select(self):
