@@ -75,3 +75,13 @@ def test_markup_renders(page):
     lists = [line for text in texts for line in lists_inside_math(text)]
     assert not fences, f"{page}: directive fences with a backtick in the title: {fences}"
     assert not lists, f"{page}: a line of a formula starts with a list marker: {lists}"
+
+
+def test_notation_states_one_convention_and_the_collisions():
+    # issue 17, item 7: which model predicts in round t, and the symbols chi, u, S, w_ab
+    text = (BOOK / "notation.md").read_text()
+    assert "(notation-convention)=" in text
+    assert r"\Sigma_{t-1}^{\text{paper}} = \Sigma_t" in text
+    collisions = text[text.index("## Further collisions"):]
+    for symbol in (r"$\chi_t$", r"$\mathbf{u}$", "| $S$ |", "$w_{ab}$", r"$\Sigma_0$"):
+        assert symbol in collisions, symbol
