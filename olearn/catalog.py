@@ -16,6 +16,7 @@ Fields of an :class:`Entry`:
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
@@ -249,4 +250,8 @@ def map_svg(link=None):
         fig.savefig(buffer, format="svg", bbox_inches="tight")
     plt.close(fig)
     svg = buffer.getvalue()
-    return svg[svg.index("<svg"):]
+    svg = svg[svg.index("<svg"):]
+    # scale to the width of the page (the viewBox keeps the aspect ratio)
+    head, rest = svg.split(">", 1)
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    return head + ' width="100%" style="height: auto; max-width: 100%">' + rest

@@ -43,3 +43,9 @@ def test_map_svg_links_every_box():
         assert f'xlink:href="../{entry.page}.html"' in svg or f'href="../{entry.page}.html"' in svg
         assert f">{entry.name}<" in svg          # text kept as text (svg.fonttype none)
     assert svg.startswith("<svg")
+
+
+def test_map_svg_scales_to_the_page():
+    # inlined in HTML, a fixed width in pt overflowed the text column and was cut off
+    head = catalog.map_svg()[:400].split(">", 1)[0]
+    assert 'width="100%"' in head and "viewBox" in head and "pt" not in head
