@@ -99,3 +99,23 @@ def test_opening_states_the_version_and_commit_computed_at_build_time(tmp_path):
     assert "{{" not in html
     intro = (BOOK / "intro.md").read_text()
     assert "{{ olearn_version }}" in intro and "{{ olearn_commit }}" in intro
+
+
+def test_every_page_is_in_the_toc_once_and_parts_follow_ideas():
+    # only_build_toc_files: a page missing from _toc.yml is silently left out of the book
+    import re
+
+    toc = (BOOK / "_toc.yml").read_text()
+    files = re.findall(r"^\s*- file:\s*(\S+)", toc, re.M)
+    assert len(files) == len(set(files)), "a page is listed twice"
+    pages = {str(p.relative_to(BOOK).with_suffix("")) for p in BOOK.rglob("*.ipynb")
+             if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts}
+    pages |= {f"parts/{p.stem}" for p in (BOOK / "parts").glob("*.md")}
+    pages |= {p.stem for p in BOOK.glob("*.md")} - {"intro"}
+    assert pages == set(files), (sorted(pages - set(files)), sorted(set(files) - pages))
+    captions = re.findall(r"^\s*- caption:\s*(.+)", toc, re.M)
+    assert captions[1:8] == ["First-order additive learners", "Multiplicative updates (Winnow)",
+                             "Regularization and feature selection", "Second-order learners",
+                             "Second-order learning at scale", "Kernels and double updating",
+                             "Voting and online-to-batch"]
+    assert captions[-2:] == ["Reproducing the five papers", "Reference"]
