@@ -80,3 +80,42 @@ def test_make_book_passes_and_renders_author_year_labels(tmp_path):
     html = (book / "_build" / "html" / "intro.html").read_text()
     assert "Crammer et al., 2006" in html      # author-year label in the list, not [CDK+06]
     assert "CDK+06" not in html
+
+
+def test_opening_states_the_version_and_commit_computed_at_build_time(tmp_path):
+    # book/_ext/olearn_build_info.py: {{ olearn_version }} and {{ olearn_commit }} are filled
+    # in when the build starts, from olearn.__version__ and `git rev-parse HEAD`
+    import olearn
+    from olearn.experiments.runner import git_commit
+
+    book = _tiny_book(tmp_path, "print(1 + 1)")
+    (book / "intro.md").write_text("# Intro\n\nBuilt from olearn {{ olearn_version }}, "
+                                   "commit {{ olearn_commit }}.\n\n{cite:t}`crammer2006pa`\n\n"
+                                   "```{bibliography}\n```\n")
+    result = _plain_build(book)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    html = (book / "_build" / "html" / "intro.html").read_text()
+    assert f"Built from olearn {olearn.__version__}, commit {git_commit()[:12]}" in html
+    assert "{{" not in html
+    intro = (BOOK / "intro.md").read_text()
+    assert "{{ olearn_version }}" in intro and "{{ olearn_commit }}" in intro
+
+
+def test_every_page_is_in_the_toc_once_and_parts_follow_ideas():
+    # only_build_toc_files: a page missing from _toc.yml is silently left out of the book
+    import re
+
+    toc = (BOOK / "_toc.yml").read_text()
+    files = re.findall(r"^\s*- file:\s*(\S+)", toc, re.M)
+    assert len(files) == len(set(files)), "a page is listed twice"
+    pages = {str(p.relative_to(BOOK).with_suffix("")) for p in BOOK.rglob("*.ipynb")
+             if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts}
+    pages |= {f"parts/{p.stem}" for p in (BOOK / "parts").glob("*.md")}
+    pages |= {p.stem for p in BOOK.glob("*.md")} - {"intro"}
+    assert pages == set(files), (sorted(pages - set(files)), sorted(set(files) - pages))
+    captions = re.findall(r"^\s*- caption:\s*(.+)", toc, re.M)
+    assert captions[1:8] == ["First-order additive learners", "Multiplicative updates (Winnow)",
+                             "Regularization and feature selection", "Second-order learners",
+                             "Second-order learning at scale", "Kernels and double updating",
+                             "Voting and online-to-batch"]
+    assert captions[-2:] == ["Reproducing the five papers", "Reference"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
-PAGES = sorted(BOOK.rglob("*.ipynb")) + sorted(BOOK.glob("*.md"))
+PAGES = sorted(BOOK.rglob("*.ipynb")) + sorted(BOOK.glob("*.md")) + sorted(BOOK.glob("parts/*.md"))
 PAGES = [p for p in PAGES if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts]
 
 
@@ -68,10 +68,42 @@ def test_detector_finds_a_list_marker_inside_inline_math():
     assert not lists_inside_math("a $x +\ny$ b\n- item")
 
 
+def display_math_in_paragraph(text):
+    """Lines of text directly followed by an opening ``$$`` line: without a blank line between
+    them MyST does not start a display formula, and the page shows ``$`` around an inline
+    formula (found by the browser check on arow/bound)."""
+    bad, inside, lines = [], False, text.split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("$$") and stripped.count("$$") == 1:
+            previous = lines[i - 1].strip() if i else ""
+            if not inside and previous and not previous.startswith((":", "```", "|")):
+                bad.append(previous)
+            inside = not inside
+    return bad
+
+
+def test_detector_finds_display_math_inside_a_paragraph():
+    assert display_math_in_paragraph("AROW makes\n$$\nM \\le 1\n$$\n")
+    assert not display_math_in_paragraph("AROW makes\n\n$$\nM \\le 1\n$$\n")
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(BOOK)))
 def test_markup_renders(page):
     texts = markdown_of(page)
     fences = [line for text in texts for line in bad_fences(text)]
     lists = [line for text in texts for line in lists_inside_math(text)]
+    displays = [line for text in texts for line in display_math_in_paragraph(text)]
     assert not fences, f"{page}: directive fences with a backtick in the title: {fences}"
     assert not lists, f"{page}: a line of a formula starts with a list marker: {lists}"
+    assert not displays, f"{page}: a $$ display starts inside a paragraph, after: {displays}"
+
+
+def test_notation_states_one_convention_and_the_collisions():
+    # issue 17, item 7: which model predicts in round t, and the symbols chi, u, S, w_ab
+    text = (BOOK / "notation.md").read_text()
+    assert "(notation-convention)=" in text
+    assert r"\Sigma_{t-1}^{\text{paper}} = \Sigma_t" in text
+    collisions = text[text.index("## Further collisions"):]
+    for symbol in (r"$\chi_t$", r"$\mathbf{u}$", "| $S$ |", "$w_{ab}$", r"$\Sigma_0$"):
+        assert symbol in collisions, symbol
