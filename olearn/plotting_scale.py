@@ -127,16 +127,19 @@ def plot_cutting_plane(trace, n_show=None, axes=None):
     return left, right
 
 
-def plot_saturation(Cs, leverage, d_over_n, norms, S, axes=None):
+def plot_saturation(Cs, leverage, d_over_n, norms, S, raw_sq=None, axes=None):
     """Why SBCW's weight stays on few groups: ``C x' Sigma x`` against ``C``
     levelling off at ``d / N`` (left: the step of Algorithms 1 and 3 stops
-    depending on ``C`` and the duals sit at their bound), and the group norms
+    depending on ``C`` and the duals sit at their bound; ``raw_sq``, the mean
+    ``||x||^2``, draws the un-whitened ``C ||x||^2``), and the group norms
     ``||z_k||`` with the threshold ``S`` (right)."""
     axes = _axes(axes, 2, (10, 3.6))
     left, right = axes
     left.loglog(Cs, leverage, "o-", label=r"mean $C\,x_i^\top\Sigma x_i$")
-    left.loglog(Cs, Cs, ":", color="grey", label=r"$C$ (no whitening: $\Sigma = I$, $\|x\| = 1$)")
-    left.axhline(d_over_n, color="k", linestyle="--", label="$d/N$ (mean leverage)")
+    if raw_sq is not None:
+        left.loglog(Cs, np.asarray(Cs) * raw_sq, ":", color="grey",
+                    label=r"mean $C\,\|x_i\|^2$ (no whitening)")
+    left.axhline(d_over_n, color="k", linestyle="--", label="$r/N_h$ (mean leverage)")
     left.set(xlabel="$C$", ylabel=r"$C\|\hat x_i\|^2$", title="the whitened step saturates")
     left.legend(fontsize=8)
     K = len(norms)

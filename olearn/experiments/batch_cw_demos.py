@@ -147,5 +147,27 @@ def whitened_leverage(X, Cs):
     return np.array(out)
 
 
+
+
+def warm_start_terms(mu_hat_blocks, model):
+    """For the last batch of a fitted SBCW ``model`` whose previous batch
+    ended with the mean blocks ``mu_hat_blocks``: ``(z0, w, ptr)``, the start
+    ``z0 in dOmega(w0)`` of Algorithm 3 (``w0_k = Upsilon_k^{-1} mu_hat_k``,
+    ``0`` on groups added by the last batch) and its solution ``w`` (groups in
+    the order they were added)."""
+    from ..second_order._bcw_common import inverse_upsilon
+    from ..second_order._sbcw_prox import omega_subgradient
+
+    ptr, w0, w = [0], [], []
+    for k, (block, mu_k) in enumerate(zip(model._blocks, model._mu_blocks)):
+        inv = np.eye(mu_k.size) if block is None else inverse_upsilon(*block)
+        ptr.append(ptr[-1] + mu_k.size)
+        w.append(inv @ mu_k)
+        w0.append(inv @ mu_hat_blocks[k] if k < len(mu_hat_blocks)
+                  else np.zeros(mu_k.size))
+    z0 = omega_subgradient(np.concatenate(w0), ptr, float(model.sigma))
+    return z0, np.concatenate(w), ptr
+
+
 __all__ = ["batch_path", "time_sigma_branches", "cutting_plane_trace",
-           "whitened_leverage"]
+           "whitened_leverage", "warm_start_terms"]
