@@ -74,7 +74,7 @@ def plot_sigma_branch_times(frame, axes=None):
     d = int(frame["d"].iloc[0])
     for ax, column, title in zip(axes, ("formula_s", "library_s"),
                                  (r"$\Sigma$ alone (the paper's count)",
-                                  r"library: $\Sigma$ and $\Upsilon$ (eigh)")):
+                                  r"library: $\Sigma$ and its square root (eigh)")):
         for branch, marker in (("inverse", "o-"), ("woodbury", "s-")):
             part = frame[frame.branch == branch]
             ax.loglog(part["N_h"], part[column], marker, label=branch, ms=4)
