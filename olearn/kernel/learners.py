@@ -19,29 +19,17 @@ n_epochs, shuffle, random_state
     As in :class:`olearn.Perceptron`.
 """
 import math
-import numbers
 
 import numpy as np
 
 from ..base import check_positive
-from .core import KernelClassifier
+from .core import KernelClassifier, check_choice, check_interval
 from .updates import (AGG_ROMMA, ALMA_RULE, HP_ALPHA, HP_B, HP_C, HP_CAPPED,
                       HP_ETA, HP_GAMMA, PA_RULE, PERCEPTRON, ROMMA_RULE)
 
 
 class _KernelBase(KernelClassifier):
-    def __init__(self, *, kernel="rbf", sigma=8.0, degree=3, coef0=1.0,
-                 max_support=None, n_epochs=1, shuffle=False, random_state=None,
-                 record="full"):
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.max_support = max_support
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+    """The common parameters only (see the module docstring)."""
 
 
 class KernelPerceptron(_KernelBase):
@@ -158,8 +146,7 @@ class KernelALMA(_KernelBase):
                 f"p-norm link makes w a nonlinear function of the examples, "
                 f"which has no kernel form (use olearn.ALMA for p > 2).")
         check_positive("alpha", self.alpha)
-        if self.alpha > 1:
-            raise ValueError(f"alpha must be in (0, 1], got {self.alpha!r}.")
+        check_interval("alpha", self.alpha, 0.0, 1.0, closed_high=True)
         for name in ("B", "C"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
@@ -214,9 +201,7 @@ class KernelPA(_KernelBase):
                          record=record)
 
     def _check_rule_params(self):
-        if self.variant not in ("PA", "PA-I", "PA-II"):
-            raise ValueError(f"variant must be one of ('PA', 'PA-I', 'PA-II'), "
-                             f"got {self.variant!r}.")
+        check_choice("variant", self.variant, ("PA", "PA-I", "PA-II"))
         check_positive("C", self.C)
 
     def _hyper(self):
@@ -226,8 +211,3 @@ class KernelPA(_KernelBase):
         hp[HP_GAMMA] = 1.0 / (2.0 * self.C) if self.variant == "PA-II" else 0.0
         return hp
 
-
-def check_integer(name, value, minimum):
-    if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
-            or value < minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")
