@@ -29,10 +29,14 @@ Each update is Sherman-Morrison's ``Sigma^-1 <- Sigma^-1 + phi phi' / r``, so
 ``Sigma = (I/a + sum_i phi_i phi_i' / r)^-1`` over the support set and, by
 Woodbury, ``B = -a^2 (r I + a K_S)^-1`` with ``K_S`` the Gram matrix of the
 support set (checked in the tests).  ``max_support`` (ours, not the paper's):
-when the support set exceeds the budget the oldest row is forgotten,
-``alpha_0`` dropped from ``mu`` and ``Sigma`` taken as if that row had never
-been added, ``B' = B_11 - B_10 B_01 / B_00`` (the inverse of a principal
-submatrix from the full inverse), so ``Sigma`` stays positive definite.
+when the support set exceeds the budget the oldest row ``s_0`` is forgotten:
+``Sigma`` is taken as if that row had never been added,
+``B' = B_11 - B_10 B_01 / B_00`` (the inverse of a principal submatrix from
+the full inverse), so it stays positive definite, and ``alpha_0 phi(s_0)`` is
+replaced in ``mu`` by its ridge projection on the remaining rows,
+``(K' + (r/a) I)^-1 k(S', s_0) = -B' k(S', s_0) / a`` (one kernel row and
+O(|S|^2)); simply dropping ``alpha_0``, as the first-order kernel learners do,
+makes AROW's large steps oscillate.
 """
 import numpy as np
 from numba import njit
@@ -40,13 +44,18 @@ from numba import njit
 from ..base import check_positive
 from .core import KernelClassifier
 from .kernels import (kernel_row, kernel_value, row_sq, store_drop_first,
-                      store_fits, store_put)
+                      store_fits, store_put, support_kernel_row)
 
 
 @njit(cache=True)
-def forget_oldest(n, alpha, B, sv_sq, tmp):
-    """Drop support vector 0 of ``n``: ``alpha`` and ``sv_sq`` shift down and
-    ``B <- B_11 - B_10 B_01 / B_00`` (``tmp``: scratch of length >= n)."""
+def forget_oldest(n, alpha, B, sv_sq, k0, a, tmp):
+    """Drop support vector 0 of ``n`` (``k0[i] = k(s_i, s_0)``).
+
+    ``B <- B_11 - B_10 B_01 / B_00`` (``Sigma`` as if ``s_0`` had never been
+    added) and ``alpha_0 phi(s_0)`` is replaced by its ridge projection on the
+    remaining rows, ``c = (K' + (r/a) I)^-1 k0' = -B' k0' / a``, so that the
+    mean keeps what the remaining rows can express; ``tmp``: scratch >= n.
+    """
     b00 = B[0, 0]
     for j in range(n):
         tmp[j] = B[0, j]
@@ -54,8 +63,14 @@ def forget_oldest(n, alpha, B, sv_sq, tmp):
         bi0 = B[i, 0] / b00 if b00 != 0.0 else 0.0
         for j in range(1, n):
             B[i - 1, j - 1] = B[i, j] - bi0 * tmp[j]
+    a0 = alpha[0]
     for i in range(n - 1):
-        alpha[i] = alpha[i + 1]
+        c = 0.0
+        for j in range(n - 1):
+            c += B[i, j] * k0[j + 1]
+        tmp[i] = alpha[i + 1] - a0 * c / a
+    for i in range(n - 1):
+        alpha[i] = tmp[i]
         sv_sq[i] = sv_sq[i + 1]
 
 
@@ -109,7 +124,9 @@ def kernel_arow_pass(X, y, start, S, sv_sq, alpha, B, size, mistakes, margins,
         n += 1
         n_updates += 1
         if max_support > 0 and n > max_support:
-            forget_oldest(n, alpha, B, sv_sq, Bk)
+            support_kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, 0, work,
+                               k)
+            forget_oldest(n, alpha, B, sv_sq, k, a, Bk)
             store_drop_first(S, n)
             n -= 1
     size[0] = n
