@@ -162,7 +162,10 @@ def table(rows, columns, fmt):
         for c in columns:
             v = row[c]
             f = fmt.get(c)
-            cells.append(f.format(v) if (f and v is not None and v == v) else str(v))
+            if v is None:
+                cells.append("n/a")
+            else:
+                cells.append(f.format(v) if (f and v == v) else str(v))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
