@@ -9,14 +9,20 @@ kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
     A callable ``kernel(A, B)`` must return the ``(len(A), len(B))`` matrix.
 sigma : float, default=8.0
     Width of the Gaussian kernel ``exp(-||x - x'||^2 / (2 sigma^2))`` (the
-    paper's ``sigma = 8``).
+    paper's ``sigma = 8``; scikit-learn's ``gamma`` is ``1 / (2 sigma^2)``).
+    ``2 sigma^2`` and its reciprocal must be finite and non-zero in float64
+    (about ``5.3e-155 <= sigma <= 9.5e153``).
 degree : int, default=3; coef0 : float, default=1.0
     Polynomial kernel ``(x.x' + coef0)^degree``.
 max_support : int or None, default=None
     Budget (ours, not the paper's): keep at most this many support vectors,
     dropping the oldest.
-n_epochs, shuffle, random_state
+n_epochs, shuffle, random_state, record
     As in :class:`olearn.Perceptron`.
+
+These common parameters and their checks are shared by every kernel learner
+(:class:`olearn.kernel.KernelClassifier`, also DUOL, Online-SVM and
+KernelAROW).
 """
 import math
 
@@ -28,11 +34,7 @@ from .updates import (AGG_ROMMA, ALMA_RULE, HP_ALPHA, HP_B, HP_C, HP_CAPPED,
                       HP_ETA, HP_GAMMA, PA_RULE, PERCEPTRON, ROMMA_RULE)
 
 
-class _KernelBase(KernelClassifier):
-    """The common parameters only (see the module docstring)."""
-
-
-class KernelPerceptron(_KernelBase):
+class KernelPerceptron(KernelClassifier):
     """Kernel Perceptron (Rosenblatt; kernelised as in Kivinen, Smola and
     Williamson 2001): add ``x_t`` with coefficient ``y_t`` when
     ``y_t f(x_t) <= 0``.  See :mod:`olearn.kernel.learners` for the parameters.
@@ -52,7 +54,7 @@ class KernelPerceptron(_KernelBase):
     _rule = PERCEPTRON
 
 
-class KernelROMMA(_KernelBase):
+class KernelROMMA(KernelClassifier):
     """Kernel ROMMA (Li and Long 1999): ``f <- c f + d k(x_t, .)`` on mistakes,
     with the ``(c, d)`` of :mod:`olearn.linear.romma` computed from
     ``k(x_t, x_t)``, ``f(x_t)`` and ``||f||^2``.  When ``c = 0`` the old support
@@ -73,7 +75,7 @@ class KernelROMMA(_KernelBase):
     _rule = ROMMA_RULE
 
 
-class KernelAggressiveROMMA(_KernelBase):
+class KernelAggressiveROMMA(KernelClassifier):
     """Kernel aggressive ROMMA (agg-ROMMA of the paper): the ROMMA step whenever
     ``y_t f(x_t) < 1``.  See :mod:`olearn.kernel.learners` for the parameters.
 
@@ -92,7 +94,7 @@ class KernelAggressiveROMMA(_KernelBase):
     _rule = AGG_ROMMA
 
 
-class KernelALMA(_KernelBase):
+class KernelALMA(KernelClassifier):
     """Kernel ALMA_2(alpha) (Gentile 2001), the paper's ALMA2(0.9).
 
     Only ``p = 2`` has a kernel form: for ``p = 2`` the link function
@@ -165,7 +167,7 @@ class KernelALMA(_KernelBase):
         return int(self._st[3])
 
 
-class KernelPA(_KernelBase):
+class KernelPA(KernelClassifier):
     """Kernel Passive-Aggressive PA-I / PA-II (Crammer et al. 2006, eqs. 8-9)
     with ``||x_t||^2 = k(x_t, x_t)``: add ``x_t`` with ``tau_t y_t``.
 
