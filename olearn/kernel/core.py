@@ -29,13 +29,15 @@ support larger than the budget, the oldest support vector is removed and
 row).
 
 Numeric range, checked off the hot path: a row whose ``||x||^2`` overflows
-is refused before the pass (:class:`NonFiniteModelError`, the model is left
-as it was), one whose ``||x||^2`` underflows to 0 although it is not zero
-draws a warning, and so does a Gaussian kernel that underflowed to 0 on every
-support vector of every round so far (``||x - x'||^2 / (2 sigma^2) > 745``:
-the model is a lookup table of its support vectors that scores 0 elsewhere).
-The compiled passes count such rounds in ``diag``; a polynomial kernel that
-overflows leaves a non-finite model, refused by the base.
+(polynomial kernel: ``(||x||^2 + |coef0|)^degree``, which bounds every kernel
+value of the row) is refused before the pass (:class:`NonFiniteModelError`,
+the model is left as it was), one whose ``||x||^2`` underflows to 0 although
+it is not zero draws a warning, and so does a Gaussian kernel that
+underflowed to 0 on every support vector of every round so far
+(``||x - x'||^2 / (2 sigma^2) > 745``: the model is a lookup table of its
+support vectors that scores 0 elsewhere).  The compiled passes count such
+rounds in ``diag`` (one comparison per kernel value); any other non-finite
+model is refused by the base.
 
 All kernel learners share the constructor and the parameter checks of
 :class:`KernelClassifier` (``kernel``, ``sigma``, ``degree``, ``coef0``,
