@@ -147,6 +147,17 @@ def test_a_batch_that_cannot_fit_is_refused_up_front(monkeypatch):
     assert small.n_support_ == 50
 
 
+def test_growth_stays_within_the_memory_that_was_checked(monkeypatch):
+    """The buffers double as the support set grows; when doubling would pass
+    the memory available they grow only to the rows the batch can still add,
+    so the up-front estimate holds (a 512 x 512 B for 300 rows otherwise)."""
+    monkeypatch.setattr(olearn.kernel.core, "available_memory", lambda: 10**6)
+    X, y = stream(n=300, seed=8)
+    est = KernelAROW(sigma=2.0).fit(X, y)
+    assert est.n_support_ > 256 and est._cap <= 300 + 4
+    assert_array_equal(est.margins_, KernelAROW(sigma=2.0).fit(X, y).margins_)
+
+
 BAD = [
     (KernelAROW(r=0), "r must"),
     (KernelAROW(a=0), "a must"),

@@ -354,6 +354,13 @@ class KernelClassifier(OnlineClassifier):
         cap = max(2 * self._cap, n + 4, 16)
         if self.max_support is not None:
             cap = min(cap, int(self.max_support) + 4)
+        quadratic = self._quadratic_bytes(cap) + self._quadratic_bytes(self._cap)
+        available = available_memory() if quadratic else None
+        if available is not None and quadratic > available:
+            # doubling would overshoot what _check_memory allowed: grow to the
+            # rows this batch can still add
+            rows = X[2].shape[0] - 1 if isinstance(X, tuple) else X.shape[0]
+            cap = min(cap, n + (rows - t) + 4)
         nnz_cap = 0
         if self._sparse:
             data, _, indptr = self._S
