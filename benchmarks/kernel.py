@@ -12,10 +12,18 @@ Part 2: examples per second and support vectors of every kernel learner on
 german.numer, spambase (both scaled to [-1, 1], as in the book) and w7a;
 Online-SVM on german.numer and spambase.
 
-    python benchmarks/kernel.py [--quick] [--repeats N] [--markdown PATH]
+Part 3 (issue 19): the same w7a stream as a dense array and as CSR, every
+kernel learner but Online-SVM, beside a reference kernel Perceptron written
+as a plain numpy loop (:func:`numpy_kernel_perceptron`, one ``S @ x`` and one
+vectorised ``exp`` per round).  Passes are interleaved (dense, CSR, numpy in
+turn, ``--repeats`` times) and the best of each is kept, so a burst of load
+from other jobs hits all three alike.  Targets: dense within 2x of CSR, and
+the dense kernel Perceptron at least 3x faster than the numpy loop.
 
-``--quick`` runs part 1 only on the first 5,000 rows of w7a and part 2 on
-german.numer (a smoke test; targets are judged on the full run).
+    python benchmarks/kernel.py [--quick] [--repeats N] [--parts 1,2,3] [--markdown PATH]
+
+``--quick`` runs parts 1 and 3 only on the first 5,000 rows of w7a and part 2
+on german.numer (a smoke test; targets are judged on the full run).
 """
 import argparse
 import os
@@ -42,6 +50,8 @@ def timed_fit(est, X, y, repeats):
     rows = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])[:4]
     rows = np.unique(np.r_[rows, np.arange(min(60, len(y)))])
     warm.fit(X[rows], y[rows])
+    if repeats == 0:
+        return np.nan, warm
     best, fitted = np.inf, None
     for _ in range(repeats):
         model = clone(est)
@@ -92,6 +102,57 @@ def part2(repeats, quick):
     return rows
 
 
+def numpy_kernel_perceptron(X, y, sigma):
+    """Reference: the kernel Perceptron as a plain numpy loop (dense ``X``,
+    ``y`` in {-1, +1}); returns the number of support vectors (updates)."""
+    S, sq, coef = np.empty_like(X), np.empty(len(y)), np.empty(len(y))
+    n = 0
+    for t in range(len(y)):
+        x = X[t]
+        sq_t = x @ x
+        k = np.exp(-(sq[:n] + sq_t - 2.0 * (S[:n] @ x)) / (2.0 * sigma * sigma))
+        if y[t] * (coef[:n] @ k) <= 0.0:
+            S[n], sq[n], coef[n] = x, sq_t, y[t]
+            n += 1
+    return n
+
+
+def part3(repeats, quick):
+    from olearn.experiments.duol import SIGMA
+
+    X, y = stream("w7a", 5000 if quick else None)
+    dense = X.toarray()
+    ypm = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    rows = []
+    for label, est in learners(include_svm=False).items():
+        times = {"dense": np.inf, "CSR": np.inf, "numpy": np.inf}
+        for form in ("dense", "CSR"):  # warm-up: compile both layouts
+            timed_fit(est, dense if form == "dense" else X, y, 0)
+        fitted = {}
+        for _ in range(repeats):
+            for form, data in (("dense", dense), ("CSR", X)):
+                model = clone(est)
+                start = time.perf_counter()
+                model.fit(data, y)
+                times[form] = min(times[form], time.perf_counter() - start)
+                fitted[form] = model
+            if label == "Perceptron":
+                start = time.perf_counter()
+                ref = numpy_kernel_perceptron(dense, ypm, SIGMA)
+                times["numpy"] = min(times["numpy"], time.perf_counter() - start)
+                assert ref == fitted["dense"].n_support_, (ref, fitted["dense"].n_support_)
+        same = (np.array_equal(fitted["dense"].mistakes_, fitted["CSR"].mistakes_)
+                and np.allclose(fitted["dense"].dual_coef_, fitted["CSR"].dual_coef_,
+                                rtol=1e-9, atol=1e-12))
+        rows.append({"learner": label, "rows": len(y), "dense_s": times["dense"],
+                     "CSR_s": times["CSR"], "dense/CSR": times["dense"] / times["CSR"],
+                     "numpy_loop_s": times["numpy"] if label == "Perceptron" else None,
+                     "numpy/dense": (times["numpy"] / times["dense"]
+                                     if label == "Perceptron" else None),
+                     "same_model": same, "SVs": fitted["dense"].n_support_})
+    return rows
+
+
 def table(rows, columns, fmt):
     head = "| " + " | ".join(columns) + " |"
     rule = "|" + "|".join("---" for _ in columns) + "|"
@@ -101,7 +162,10 @@ def table(rows, columns, fmt):
         for c in columns:
             v = row[c]
             f = fmt.get(c)
-            cells.append(f.format(v) if (f and v is not None and v == v) else str(v))
+            if v is None:
+                cells.append("n/a")
+            else:
+                cells.append(f.format(v) if (f and v == v) else str(v))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -110,26 +174,43 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--parts", default="1,2,3",
+                        help="comma-separated parts to run (default: all)")
     parser.add_argument("--markdown", type=Path, default=None)
     args = parser.parse_args()
-    r1 = part1(args.repeats, args.quick)
-    r2 = part2(args.repeats, args.quick)
-    t1 = table(r1, ["learner", "rows", "seconds", "paper_seconds", "speedup",
+    parts = {int(p) for p in args.parts.split(",")}
+    load_start = os.getloadavg()
+    sections = []
+    if 1 in parts:
+        t1 = table(part1(args.repeats, args.quick),
+                   ["learner", "rows", "seconds", "paper_seconds", "speedup",
                     "target_3x", "SVs", "mistake_%"],
-               {"seconds": "{:.3f}", "paper_seconds": "{:.3f}", "speedup": "{:.1f}",
-                "mistake_%": "{:.3f}"})
-    t2 = table(r2, ["data", "learner", "rows", "examples_per_s", "seconds", "SVs"],
-               {"examples_per_s": "{:,.0f}", "seconds": "{:.3f}"})
+                   {"seconds": "{:.3f}", "paper_seconds": "{:.3f}", "speedup": "{:.1f}",
+                    "mistake_%": "{:.3f}"})
+        sections.append(f"## w7a against the paper's Matlab times (target: 3x faster)\n\n{t1}")
+    if 2 in parts:
+        t2 = table(part2(args.repeats, args.quick),
+                   ["data", "learner", "rows", "examples_per_s", "seconds", "SVs"],
+                   {"examples_per_s": "{:,.0f}", "seconds": "{:.3f}"})
+        sections.append(f"## Examples per second and support vectors\n\n{t2}")
+    if 3 in parts:
+        t3 = table(part3(args.repeats, args.quick),
+                   ["learner", "rows", "dense_s", "CSR_s", "dense/CSR",
+                    "numpy_loop_s", "numpy/dense", "same_model", "SVs"],
+                   {"dense_s": "{:.3f}", "CSR_s": "{:.3f}", "dense/CSR": "{:.2f}",
+                    "numpy_loop_s": "{:.3f}", "numpy/dense": "{:.1f}"})
+        sections.append("## w7a dense against CSR and a numpy loop (targets: dense/CSR "
+                        "<= 2, numpy/dense >= 3)\n\n" + t3)
     header = (f"Machine: {platform.processor() or platform.machine()}, "
               f"{os.cpu_count()} cores, Python {platform.python_version()}; "
               f"best of {args.repeats} fits (Online-SVM: 1), load average "
+              f"{' / '.join(f'{v:.1f}' for v in load_start)} at the start, "
               f"{' / '.join(f'{v:.1f}' for v in os.getloadavg())} at the end (2 cores shared "
               f"with other jobs: times are upper bounds), "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
               f"{' (quick mode)' if args.quick else ''}.")
     text = (f"# Kernel learners: one pass with the DUOL paper's settings\n\n{header}\n\n"
-            f"## w7a against the paper's Matlab times (target: 3x faster)\n\n{t1}\n\n"
-            f"## Examples per second and support vectors\n\n{t2}\n")
+            + "\n\n".join(sections) + "\n")
     print(text)
     if args.markdown:
         args.markdown.write_text(text)

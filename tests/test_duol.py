@@ -82,6 +82,26 @@ def test_theorems_on_real_streams(name):
     assert check.terms["P_lower_duol_dual"] <= check.terms["P_upper_svc"]
 
 
+def test_double_updates_are_counted_as_the_paper_defines():
+    """Issue 16 item 10: a round whose auxiliary example is already at
+    gamma_b = C is a double update (Algorithm 1 found one; the learner counts
+    it); the bounds called it single (329 instead of 389 on german.numer as
+    the theory page loads it)."""
+    from olearn.experiments.duol import load
+
+    X, y = load("german.numer")
+    order = np.random.default_rng([0, 0]).permutation(len(y))
+    X, y = X[order], y[order]
+    updates = duol_updates(X, y, DUOL())
+    learner = DUOL().fit(X, y)
+    assert int(updates["double"].sum()) == learner.n_double_updates_ == 389
+    capped = updates[updates["double"] & (updates["dgamma_b"] == 0.0)]
+    assert len(capped) > 0 and (capped["gamma_b_hat"] == DUOL().C).all()
+    check = theorem3(X, y, DUOL(), updates=updates)
+    assert check.terms["M_d"] == int((updates["mistake"] & updates["double"]).sum()) == 144
+    assert check.holds
+
+
 def test_proposition1(german):
     X, y = german
     rows = proposition1(X, y)

@@ -1,5 +1,7 @@
 """Kernel learners: kernels, the linear-kernel equivalences, dense vs CSR,
 tracked quantities, callables, budgets, bad input and sklearn's checks."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -152,6 +154,7 @@ def test_online_svm_max_sweeps_warns():
 
 BAD = [
     (KernelPerceptron(sigma=0.0), "sigma"),
+    (KernelPerceptron(sigma=1e-300), "sigma"),
     (KernelPerceptron(sigma=-1.0), "sigma"),
     (DUOL(rho=1.0), "rho"),
     (DUOL(rho=-0.1), "rho"),
@@ -242,3 +245,99 @@ def test_record_counts_equals_full(cls):
     assert_allclose(counts.dual_coef_, full.dual_coef_)
     with pytest.raises(AttributeError, match="record='counts'"):
         counts.mistakes_
+
+
+# -- issue 16 (items 8, 11, 14, 20) and issue 19 (dense rows) --------------------
+ALL_KERNEL = [KernelPerceptron, KernelROMMA, KernelAggressiveROMMA, KernelALMA,
+              KernelPA, DUOL, OnlineSVM, olearn.KernelAROW]
+COMMON = dict(kernel="rbf", sigma=8.0, degree=3, coef0=1.0, max_support=None,
+              n_epochs=1, shuffle=False, random_state=None, record="full")
+
+
+@pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
+def test_every_kernel_learner_takes_the_common_parameters(cls):
+    """One vocabulary and one default for every kernel learner (sigma, max_support, record)."""
+    params = cls().get_params()
+    assert {k: params[k] for k in COMMON} == COMMON
+    assert issubclass(cls, olearn.kernel.KernelClassifier)
+
+
+@pytest.mark.parametrize("sigma", [1e-300, 1e-160, 1e160, 1e300])
+@pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
+def test_sigma_out_of_float_range_is_refused(cls, sigma):
+    """sigma=1e-300 made 2 sigma^2 = 0: ZeroDivisionError in compiled code."""
+    X, y = stream(20)
+    with pytest.raises(ValueError, match=r"sigma .*2 sigma\^2.*\[5.27e-155, 9.48e\+153\]"):
+        cls(sigma=sigma).fit(X, y)
+    with pytest.warns(olearn.kernel.NumericRangeWarning, match="underflowed"):
+        cls(sigma=1e-150).fit(X, y)  # the edges of the range are usable
+    cls(sigma=1e150).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
+def test_gaussian_kernel_underflowing_everywhere_warns(cls):
+    """Features ~1e3 with sigma = 1e-3: k(x, x') = 0 for every pair, the model
+    memorises its support vectors only; a warning names the fix."""
+    X, y = stream(60, seed=10)
+    with pytest.warns(olearn.kernel.NumericRangeWarning,
+                      match="underflowed to 0 .*Rescale X .*increase sigma"):
+        cls(sigma=1e-3).fit(1e3 * X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", olearn.kernel.NumericRangeWarning)
+        cls(sigma=2.0).fit(X, y)
+        # far points legitimately give zero rows on some rounds: no warning
+        far = np.vstack([X, 1e3 * X[:5]])
+        cls(sigma=2.0).fit(far, np.r_[y, y[:5]])
+
+
+@pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
+def test_overflowing_rows_are_refused_before_learning(cls):
+    X, y = stream(60, seed=11)
+    est = cls(sigma=2.0).partial_fit(X[:30], y[:30])
+    coef = est.dual_coef_.copy()
+    bad = X[30:].copy()
+    bad[4] *= 1e200
+    with pytest.raises(olearn.base.NonFiniteModelError, match="row 4 .*round 34"):
+        est.partial_fit(bad, y[30:])
+    assert est.n_rounds_ == 30
+    assert_array_equal(est.dual_coef_, coef)
+    with pytest.raises(olearn.base.NonFiniteModelError, match="polynomial"):
+        cls(kernel="poly", degree=3).fit(1e60 * X, y)
+
+
+@pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
+def test_underflowing_squared_norms_warn(cls):
+    X, y = stream(30, seed=12)
+    with pytest.warns(olearn.kernel.NumericRangeWarning, match="underflows to 0 for 30"):
+        cls(kernel="linear").fit(1e-300 * X, y)
+
+
+def test_online_svm_gram_matrix_that_cannot_fit_is_refused(monkeypatch):
+    monkeypatch.setattr(olearn.kernel.core, "available_memory", lambda: 2**20)
+    X, y = stream(400, seed=13)
+    with pytest.raises(MemoryError, match="OnlineSVM keeps a 40[0-9] x 40[0-9].*fewer rows"):
+        OnlineSVM().fit(X, y)
+
+
+BUDGETED = LEARNERS + [DUOL(max_support=30), KernelPA(max_support=30),
+                       KernelROMMA(max_support=30), olearn.KernelAROW(),
+                       olearn.KernelAROW(max_support=30)]
+
+
+@pytest.mark.parametrize("est", BUDGETED, ids=repr)
+@pytest.mark.parametrize("kernel", [dict(kernel="rbf", sigma=2.0),
+                                    dict(kernel="poly", degree=2, coef0=1.0),
+                                    dict(kernel="linear")])
+def test_dense_rows_equal_csr_rows_bit_for_bit(est, kernel):
+    """Issue 19: the dense store is transposed and skips zero features; each
+    inner product still adds its terms in feature order, so dense and CSR
+    streams give the same model to the last bit (as the former scalar loop)."""
+    from sklearn.base import clone
+
+    X, y = stream(200, d=30, seed=14)
+    X = X / 3.0
+    a = clone(est).set_params(**kernel).fit(X, y)
+    b = clone(est).set_params(**kernel).fit(sp.csr_matrix(X), y)
+    assert_array_equal(a.margins_, b.margins_)
+    assert_array_equal(a.dual_coef_, b.dual_coef_)
+    assert_array_equal(a.support_vectors_, b.support_vectors_.toarray())

@@ -10,6 +10,9 @@
   (``1/2 + min((1+rho)^2, (C - hat gamma_b)^2)/2``, under ``C >= 1``) on the
   rounds where their hypotheses hold (a mistake, ``y_a f(x_a) <= 0``, with an
   auxiliary example).
+  A *double update* is, as in Algorithm 1, a round that found an auxiliary
+  example, also when its weight is already ``gamma_b = C`` and cannot grow
+  (``dgamma_b = 0``); the count equals the learner's ``n_double_updates_``.
 * :func:`theorem3` evaluates the mistake bound
   ``M <= 2 min_f (||f||^2/2 + C sum_t l(y_t f(x_t))) - (1+rho)/(1-rho) M_d``
   with the minimum bracketed by a batch SVM (scikit-learn's ``SVC``, libsvm):
@@ -45,6 +48,17 @@ def _rows(X, idx):
     return X[idx] if not sp.issparse(X) else X[idx]
 
 
+def _auxiliary(xa, ya, sv, beta, f, kern):
+    """Algorithm 1, lines 8-15, recomputed: the support vector with ``f_i <= 0``
+    and the most negative ``y_i y_a k(x_i, x_a)`` (-1 if there is none)."""
+    if beta.size == 0:
+        return -1
+    w = np.sign(beta) * ya * kernel_matrix(xa, sv, **kern)[0]
+    w = np.where((f <= 0.0) & (w < 0.0), w, np.inf)
+    b = int(np.argmin(w))
+    return b if np.isfinite(w[b]) else -1
+
+
 def duol_updates(X, y, duol=None):
     """Replay ``duol`` (default ``DUOL()``) on ``(X, y)`` in order; one row per update."""
     est = clone(duol if duol is not None else DUOL())
@@ -54,6 +68,9 @@ def duol_updates(X, y, duol=None):
     kern = _kernel(est)
     C, rho = float(est.C), float(est.rho)
     rows = []
+    if est.max_support is not None:
+        raise ValueError("duol_updates replays DUOL without a budget "
+                         "(max_support=None): a budget removes support vectors.")
     for t in range(y.shape[0]):
         first = t == 0
         if not first:
@@ -61,8 +78,10 @@ def duol_updates(X, y, duol=None):
             beta0 = est.dual_coef_.ravel().copy()
             f0 = est.scores_
             D0 = est.dual_objective_
+            sv0 = est.support_vectors_
         else:
             n0, beta0, f0, D0 = 0, np.zeros(0), np.zeros(0), 0.0
+        nd0 = 0 if first else est.n_double_updates_
         est.partial_fit(X[t:t + 1], y[t:t + 1], classes=classes)
         if est.n_support_ == n0:
             continue
@@ -70,15 +89,23 @@ def duol_updates(X, y, duol=None):
         ya = 1.0 if y[t] == classes[1] else -1.0
         beta1 = est.dual_coef_.ravel()
         ga = abs(beta1[-1])
-        changed = np.flatnonzero(beta1[:n0] != beta0)
         xa = X[t:t + 1]
         sa = kernel_matrix(xa, xa, **kern)[0, 0]
+        # Algorithm 1 makes a double update whenever it finds an auxiliary
+        # example, also when that one is already at gamma_b = C and its weight
+        # cannot grow (dgamma_b = 0): the learner counts it, and so do we
+        double = est.n_double_updates_ > nd0
         row = {"t": t, "margin": margin, "mistake": margin <= 0.0,
-               "double": bool(changed.size), "gamma_a": ga}
+               "double": double, "gamma_a": ga}
         la = 1.0 - margin
-        if changed.size:
-            b = int(changed[0])
-            sv = est.support_vectors_
+        if double:
+            b = _auxiliary(xa, ya, sv0, beta0, f0, kern)
+            changed = np.flatnonzero(beta1[:n0] != beta0)
+            if b < 0 or (changed.size and changed[0] != b):
+                raise RuntimeError(
+                    f"round {t}: the auxiliary example recomputed here ({b}) is "
+                    f"not the one DUOL changed ({changed.tolist()}).")
+            sv = sv0
             xb = sv[b:b + 1]
             yb = float(np.sign(beta1[b]))
             gb_hat = abs(beta0[b])

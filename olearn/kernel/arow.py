@@ -20,130 +20,148 @@ coefficient vector ``c = (B k, a)`` of ``Sigma phi(x)``:
 
 This is exactly Figure 1 in feature space; with the linear kernel it is
 :class:`olearn.AROW` (``tests/test_second_order_kernel.py`` feeds both the
-same stream).  A round costs O(|S| d + |S|^2); memory is O(|S|^2).
+same stream).  A round costs O(|S| nnz + |S|^2); memory is O(|S|^2) for ``B``
+plus the support rows, stored as the other kernel learners store them (dense
+or CSR, :mod:`olearn.kernel.core`).  A batch whose ``B`` could not fit in the
+memory available is refused before anything is allocated.
+
+Each update is Sherman-Morrison's ``Sigma^-1 <- Sigma^-1 + phi phi' / r``, so
+``Sigma = (I/a + sum_i phi_i phi_i' / r)^-1`` over the support set and, by
+Woodbury, ``B = -a^2 (r I + a K_S)^-1`` with ``K_S`` the Gram matrix of the
+support set (checked in the tests).  ``max_support`` (ours, not the paper's):
+when the support set exceeds the budget the oldest row ``s_0`` is forgotten:
+``Sigma`` is taken as if that row had never been added,
+``B' = B_11 - B_10 B_01 / B_00`` (the inverse of a principal submatrix from
+the full inverse), so it stays positive definite, and ``alpha_0 phi(s_0)`` is
+replaced in ``mu`` by its ridge projection on the remaining rows,
+``(K' + (r/a) I)^-1 k(S', s_0) = -B' k(S', s_0) / a`` (one kernel row and
+O(|S|^2)); simply dropping ``alpha_0``, as the first-order kernel learners do,
+makes AROW's large steps oscillate.
 """
 import numpy as np
 from numba import njit
-from sklearn.metrics.pairwise import pairwise_kernels
 
-from ..base import OnlineClassifier, check_positive
-
-KERNELS = ("linear", "rbf", "poly")
-_LINEAR, _RBF, _POLY = 0, 1, 2
-
-
-@njit(cache=True)
-def _kernel(kind, u, v, gamma, degree, coef0):
-    if kind == _RBF:
-        sq = 0.0
-        for j in range(u.shape[0]):
-            diff = u[j] - v[j]
-            sq += diff * diff
-        return np.exp(-gamma * sq)
-    dot = 0.0
-    for j in range(u.shape[0]):
-        dot += u[j] * v[j]
-    if kind == _POLY:
-        return (gamma * dot + coef0) ** degree
-    return dot
+from ..base import check_positive
+from .core import KernelClassifier
+from .kernels import (kernel_row, kernel_value, row_sq, store_drop_first,
+                      store_fits, store_put, support_kernel_row)
 
 
 @njit(cache=True)
-def kernel_arow_round(x, y, sv, alpha, B, n, k, Bk, r, a, kind, gamma, degree, coef0):
-    """One round of kernel AROW; returns ``(m, n_new)`` (``n_new = n + 1``
-    when ``x`` joins the support set)."""
-    for i in range(n):
-        k[i] = _kernel(kind, sv[i], x, gamma, degree, coef0)
-    m = 0.0
-    for i in range(n):
-        m += alpha[i] * k[i]
-    if y * m >= 1.0:
-        return m, n
-    chi = a * _kernel(kind, x, x, gamma, degree, coef0)
-    for i in range(n):
-        acc = 0.0
-        for j in range(n):
-            acc += B[i, j] * k[j]
-        Bk[i] = acc
-        chi += k[i] * acc
-    if chi <= 0.0:
-        return m, n
-    beta = 1.0 / (chi + r)
-    step = (1.0 - y * m) * beta * y
-    for i in range(n):
-        alpha[i] += step * Bk[i]
-        bi = beta * Bk[i]
-        for j in range(n):
-            B[i, j] -= bi * Bk[j]
-        B[i, n] = -bi * a
-        B[n, i] = -bi * a
-    B[n, n] = -beta * a * a
-    alpha[n] = step * a
-    sv[n, :] = x
-    return m, n + 1
+def forget_oldest(n, alpha, B, sv_sq, k0, a, tmp):
+    """Drop support vector 0 of ``n`` (``k0[i] = k(s_i, s_0)``).
+
+    ``B <- B_11 - B_10 B_01 / B_00`` (``Sigma`` as if ``s_0`` had never been
+    added) and ``alpha_0 phi(s_0)`` is replaced by its ridge projection on the
+    remaining rows, ``c = (K' + (r/a) I)^-1 k0' = -B' k0' / a``, so that the
+    mean keeps what the remaining rows can express; ``tmp``: scratch >= n.
+    """
+    b00 = B[0, 0]
+    for j in range(n):
+        tmp[j] = B[0, j]
+    for i in range(1, n):
+        bi0 = B[i, 0] / b00 if b00 != 0.0 else 0.0
+        for j in range(1, n):
+            B[i - 1, j - 1] = B[i, j] - bi0 * tmp[j]
+    a0 = alpha[0]
+    for i in range(n - 1):
+        c = 0.0
+        for j in range(n - 1):
+            c += B[i, j] * k0[j + 1]
+        tmp[i] = alpha[i + 1] - a0 * c / a
+    for i in range(n - 1):
+        alpha[i] = tmp[i]
+        sv_sq[i] = sv_sq[i + 1]
 
 
 @njit(cache=True)
-def kernel_arow_pass(X, y, sv, alpha, B, count, mistakes, margins, buf,
-                     r, a, kind, gamma, degree, coef0):
-    """One pass over dense rows ``X`` (a CSR pass scatters each row into
-    ``buf`` first, see :meth:`KernelAROW._learn`)."""
-    n = count[0]
-    k = np.zeros(sv.shape[0])
-    Bk = np.zeros(sv.shape[0])
-    start = n
-    for t in range(y.shape[0]):
-        m, n = kernel_arow_round(X[t], y[t], sv, alpha, B, n, k, Bk, r, a, kind,
-                                 gamma, degree, coef0)
-        mistakes[t] = (m > 0.0) != (y[t] > 0.0)
-        margins[t] = y[t] * m
-    count[0] = n
-    return n - start
+def kernel_arow_pass(X, y, start, S, sv_sq, alpha, B, size, mistakes, margins,
+                     kind, sigma, degree, coef0, r, a, max_support, work, k, Bk,
+                     diag):
+    """Rounds ``start..`` of the stream; returns ``(stop, n_updates)``
+    (``stop < len(y)``: the buffers are full before round ``stop``)."""
+    n_updates = 0
+    n = size[0]
+    for t in range(start, y.shape[0]):
+        if n + 1 >= alpha.shape[0] or not store_fits(S, n, X, t):
+            size[0] = n
+            return t, n_updates
+        sq_t = row_sq(X, t)
+        if kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work,
+                      k):
+            diag[1] += 1
+        diag[0] += n > 0
+        m = 0.0
+        for i in range(n):
+            m += alpha[i] * k[i]
+        yt = y[t]
+        mistakes[t] = (m > 0.0) != (yt > 0.0)
+        margins[t] = yt * m
+        if yt * m >= 1.0:
+            continue
+        chi = a * kernel_value(kind, sq_t, sq_t, sq_t, sigma, degree, coef0)
+        for i in range(n):
+            acc = 0.0
+            for j in range(n):
+                acc += B[i, j] * k[j]
+            Bk[i] = acc
+            chi += k[i] * acc
+        if chi <= 0.0:  # phi(x) = 0: nothing to learn
+            continue
+        beta = 1.0 / (chi + r)
+        step = (1.0 - yt * m) * beta * yt
+        for i in range(n):
+            alpha[i] += step * Bk[i]
+            bi = beta * Bk[i]
+            for j in range(n):
+                B[i, j] -= bi * Bk[j]
+            B[i, n] = -bi * a
+            B[n, i] = -bi * a
+        B[n, n] = -beta * a * a
+        alpha[n] = step * a
+        store_put(S, n, X, t)
+        sv_sq[n] = sq_t
+        n += 1
+        n_updates += 1
+        if max_support > 0 and n > max_support:
+            support_kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, 0, work,
+                               k)
+            forget_oldest(n, alpha, B, sv_sq, k, a, Bk)
+            store_drop_first(S, n)
+            n -= 1
+    size[0] = n
+    return y.shape[0], n_updates
 
 
-@njit(cache=True)
-def kernel_arow_pass_csr(data, indices, indptr, y, sv, alpha, B, count, mistakes,
-                         margins, buf, r, a, kind, gamma, degree, coef0):
-    """The CSR version: row ``t`` is scattered into ``buf`` (O(nnz)) and
-    cleared after the round."""
-    n = count[0]
-    k = np.zeros(sv.shape[0])
-    Bk = np.zeros(sv.shape[0])
-    start = n
-    for t in range(y.shape[0]):
-        for p in range(indptr[t], indptr[t + 1]):
-            buf[indices[p]] = data[p]
-        m, n = kernel_arow_round(buf, y[t], sv, alpha, B, n, k, Bk, r, a, kind,
-                                 gamma, degree, coef0)
-        mistakes[t] = (m > 0.0) != (y[t] > 0.0)
-        margins[t] = y[t] * m
-        for p in range(indptr[t], indptr[t + 1]):
-            buf[indices[p]] = 0.0
-    count[0] = n
-    return n - start
-
-
-class KernelAROW(OnlineClassifier):
+class KernelAROW(KernelClassifier):
     """AROW with a kernel (see the module docstring; beyond the paper).
 
     Parameters
     ----------
     r : float, default=1.0
         AROW's ``r > 0``.
-    kernel : {"linear", "rbf", "poly"}, default="rbf"
-        ``x.z``, ``exp(-gamma ||x - z||^2)`` or ``(gamma x.z + coef0)^degree``.
-    gamma : float, default=1.0
-    degree : int, default=3
-    coef0 : float, default=1.0
     a : float, default=1.0
         ``Sigma_0 = a I``.
-    n_epochs, shuffle, random_state
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+        ``exp(-||x - x'||^2 / (2 sigma^2))``, ``x.x'`` or
+        ``(x.x' + coef0)^degree``, as every kernel learner of olearn
+        (callables are not supported).
+    sigma : float, default=8.0
+        Width of the Gaussian kernel (``gamma = 1 / (2 sigma^2)`` in
+        scikit-learn's ``exp(-gamma ||x - x'||^2)``).
+    degree : int, default=3; coef0 : float, default=1.0
+    max_support : int or None, default=None
+        Budget (ours): keep at most this many support vectors, forgetting the
+        oldest (see the module docstring).  Memory is about
+        ``8 max_support^2`` bytes.
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Attributes
     ----------
-    support_vectors_ : the rows of the update rounds, shape (n_support, d)
-    dual_coef_ : ``alpha``, shape (n_support,)
+    support_vectors_ : the rows of the update rounds, ``(n_support_, d)``,
+        dense or CSR as the stream
+    dual_coef_ : ``alpha``, shape ``(1, n_support_)``
 
     Examples
     --------
@@ -157,84 +175,51 @@ class KernelAROW(OnlineClassifier):
     [1, -1]
     """
 
-    _frozen_params = ("kernel", "gamma", "degree", "coef0", "a")
+    _frozen_params = ("kernel", "sigma", "degree", "coef0", "a")
+    _accepts_callable = False
 
-    def __init__(self, r=1.0, kernel="rbf", *, gamma=1.0, degree=3, coef0=1.0,
-                 a=1.0, n_epochs=1, shuffle=False, random_state=None):
+    def __init__(self, r=1.0, a=1.0, *, kernel="rbf", sigma=8.0, degree=3,
+                 coef0=1.0, max_support=None, n_epochs=1, shuffle=False,
+                 random_state=None, record="full"):
         self.r = r
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
         self.a = a
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        super().__init__(kernel=kernel, sigma=sigma, degree=degree, coef0=coef0,
+                         max_support=max_support, n_epochs=n_epochs,
+                         shuffle=shuffle, random_state=random_state,
+                         record=record)
 
-    def _check_params(self):
+    def _check_rule_params(self):
         check_positive("r", self.r)
         check_positive("a", self.a)
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}.")
-        check_positive("gamma", self.gamma)
-        check_positive("coef0", self.coef0, allow_zero=True)
-        if (not isinstance(self.degree, (int, np.integer)) or isinstance(self.degree, bool)
-                or self.degree < 1):
-            raise ValueError(f"degree must be a positive integer, got {self.degree!r}.")
+
+    def _quadratic_bytes(self, cap):
+        return 8 * cap * cap
 
     def _init_state(self, n_features):
-        self._sv = np.zeros((0, n_features))
-        self._alpha = np.zeros(0)
         self._B = np.zeros((0, 0))
-        self._count = np.zeros(1, dtype=np.int64)
-        self._buf = np.zeros(n_features)
-        self._frozen_values = {p: getattr(self, p) for p in self._frozen_params}
+        super()._init_state(n_features)
 
-    def _reserve(self, extra):
-        n = int(self._count[0])
-        need = n + extra
-        if need > self._alpha.shape[0]:
-            cap = max(need, 2 * self._alpha.shape[0])
-            sv = np.zeros((cap, self._sv.shape[1]))
-            sv[:n] = self._sv[:n]
-            alpha = np.zeros(cap)
-            alpha[:n] = self._alpha[:n]
-            B = np.zeros((cap, cap))
-            B[:n, :n] = self._B[:n, :n]
-            self._sv, self._alpha, self._B = sv, alpha, B
+    def _extra_alloc(self, cap, n):
+        B = np.zeros((cap, cap))
+        m = min(n, self._B.shape[0])
+        B[:m, :m] = self._B[:m, :m]
+        self._B = B
 
-    def _learn(self, X, y, mistakes, margins):
-        self._check_params()
-        now = {p: getattr(self, p) for p in self._frozen_params}
-        if now != self._frozen_values:
-            raise ValueError(f"KernelAROW: {sorted(k for k in now if now[k] != self._frozen_values[k])}"
-                             f" changed since the model was initialised; call fit.")
-        self._reserve(y.shape[0])
-        args = (self._sv, self._alpha, self._B, self._count, mistakes, margins,
-                self._buf, float(self.r), float(self.a), KERNELS.index(self.kernel),
-                float(self.gamma), float(self.degree), float(self.coef0))
-        if isinstance(X, tuple):
-            return kernel_arow_pass_csr(X[0], X[1], X[2], y, *args)
-        return kernel_arow_pass(X, y, *args)
-
-    @property
-    def support_vectors_(self):
-        return self._sv[:int(self._count[0])].copy()
-
-    @property
-    def dual_coef_(self):
-        return self._alpha[:int(self._count[0])].copy()
-
-    def _decision(self, X):
-        n = int(self._count[0])
-        if n == 0:
-            return np.zeros(X.shape[0])
-        params = {"linear": {}, "rbf": {"gamma": self.gamma},
-                  "poly": {"gamma": self.gamma, "degree": self.degree,
-                           "coef0": self.coef0}}[self.kernel]
-        K = pairwise_kernels(X, self._sv[:n], metric=self.kernel, **params)
-        return K @ self._alpha[:n]
+    def _compiled_learn(self, X, y, mistakes, margins):
+        kind, sigma, degree, coef0 = self._kernel_args()
+        budget = 0 if self.max_support is None else int(self.max_support)
+        t, total = 0, 0
+        while t < y.shape[0]:
+            t, n_updates = kernel_arow_pass(
+                X, y, t, self._S, self._sv_sq, self._beta, self._B, self._size,
+                mistakes, margins, kind, sigma, degree, coef0, float(self.r),
+                float(self.a), budget, self._work, self._row, self._row2,
+                self._diag)
+            total += n_updates
+            if t < y.shape[0]:
+                self._grow(X, t)
+        return total
 
     def _model_arrays(self):
-        n = int(self._count[0])
-        return (self._alpha[:n], self._B[:n, :n])
+        n = int(self._size[0])
+        return (self._beta[:n], self._B[:n, :n])

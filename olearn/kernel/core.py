@@ -7,7 +7,9 @@ it is folded into ``beta`` only when it under- or overflows.
 
 State (numpy arrays, capacity ``cap`` >= the support size ``n``):
 
-``S``        support rows: a 2-D array (dense streams) or a CSR triple
+``S``        support rows: a transposed 2-D array ``(n_features, cap)``
+             (dense streams, one contiguous row per feature, see
+             :mod:`olearn.kernel.kernels`) or a CSR triple
              ``(data, indices, indptr)`` (sparse streams, rows kept sparse);
 ``sv_sq``    cached ``||s_i||^2`` (the Gaussian kernel needs them);
 ``sv_y``     labels ``y_i`` of the support vectors, +-1;
@@ -25,6 +27,22 @@ in :mod:`olearn.kernel.updates`; the kernel row in :mod:`olearn.kernel.kernels`.
 support larger than the budget, the oldest support vector is removed and
 ``||f||^2`` and DUOL's ``f_i`` are corrected for its removal (one extra kernel
 row).
+
+Numeric range, checked off the hot path: a row whose ``||x||^2`` overflows
+(polynomial kernel: ``(||x||^2 + |coef0|)^degree``, which bounds every kernel
+value of the row) is refused before the pass (:class:`NonFiniteModelError`,
+the model is left as it was), one whose ``||x||^2`` underflows to 0 although
+it is not zero draws a warning, and so does a Gaussian kernel that
+underflowed to 0 on every support vector of every round so far
+(``||x - x'||^2 / (2 sigma^2) > 745``: the model is a lookup table of its
+support vectors that scores 0 elsewhere).  The compiled passes count such
+rounds in ``diag`` (one comparison per kernel value); any other non-finite
+model is refused by the base.
+
+All kernel learners share the constructor and the parameter checks of
+:class:`KernelClassifier` (``kernel``, ``sigma``, ``degree``, ``coef0``,
+``max_support``, ``n_epochs``, ``shuffle``, ``random_state``, ``record``);
+each adds its own through ``_check_rule_params`` with the helpers below.
 """
 import numbers
 import warnings
@@ -33,23 +51,45 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from ..base import OnlineClassifier
-from .kernels import (CALLABLE, check_kernel_params, checked_call, kernel_matrix,
-                      kernel_row, kernel_value, row_sq, store_drop_first,
-                      store_dots, store_fits, store_put)
+from ..base import NonFiniteModelError, OnlineClassifier
+from .kernels import (CALLABLE, POLY, RBF, check_kernel_params, checked_call,
+                      kernel_matrix, kernel_row, kernel_value, row_sq,
+                      squared_norms, store_drop_first, store_dots, store_fits,
+                      store_put, support_kernel_row)
 from .updates import (DUOL_RULE, HP_RHO, NDOUBLE, SCALE, SQNORM, SUMGAMMA,
                       apply_round, duol_auxiliary, forget_first, predict_score)
 
-__all__ = ["KernelClassifier", "kernel_pass"]
+__all__ = ["KernelClassifier", "NumericRangeWarning", "kernel_pass"]
+
+#: rounds with a support set after which an all-underflowed Gaussian kernel warns
+UNDERFLOW_ROUNDS = 5
+
+
+class NumericRangeWarning(RuntimeWarning):
+    """The data or a kernel width leave float64's useful range (rescale X)."""
+
+
+def available_memory():
+    """Bytes of physical memory available now (Linux), else None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 @njit(cache=True)
 def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
                 margins, kind, sigma, degree, coef0, hp, max_support, work, row,
-                row2):
+                row2, diag):
     """Rounds ``start..`` of the stream; returns ``(stop, n_updates)``.
 
     ``stop < len(y)`` means the buffers are full before round ``stop``.
+    ``diag`` counts ``[rounds with a support set, rounds whose Gaussian
+    kernel row underflowed to 0 everywhere]``.
     """
     n_updates = 0
     n = size[0]
@@ -59,7 +99,10 @@ def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
             return t, n_updates
         sq_t = row_sq(X, t)
         kxx = kernel_value(kind, sq_t, sq_t, sq_t, sigma, degree, coef0)
-        kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work, row)
+        if kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work,
+                      row):
+            diag[1] += 1
+        diag[0] += n > 0
         score = predict_score(beta, row, n, st)
         mistakes[t] = (score > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * score
@@ -67,8 +110,8 @@ def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
         if rule == DUOL_RULE and y[t] * score < 1.0:
             b = duol_auxiliary(y[t], row, n, sv_y, f, hp[HP_RHO])
             if b >= 0:
-                kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, S, b,
-                           sv_sq[b], work, row2)
+                support_kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, b,
+                                   work, row2)
         status = apply_round(rule, y[t], score, kxx, row, row2, n, b, beta,
                              sv_y, f, st, hp)
         if status == 0:
@@ -80,8 +123,8 @@ def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
         sv_sq[n] = sq_t
         n += 1
         if max_support > 0 and n > max_support:
-            kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, S, 0, sv_sq[0],
-                       work, row2)
+            support_kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, 0,
+                               work, row2)
             forget_first(n, row2, beta, sv_y, sv_sq, f, st)
             store_drop_first(S, n)
             n -= 1
@@ -118,27 +161,98 @@ def _as_csr_triple(X, n_features):
     return (M.data, M.indices, M.indptr)
 
 
+# -- parameter checks shared by the kernel learners ------------------------------
+def check_integer(name, value, minimum):
+    """Raise unless ``value`` is an integer >= ``minimum``."""
+    if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
+            or value < minimum):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")
+
+
+def check_choice(name, value, choices):
+    """Raise unless ``value`` is one of ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}.")
+
+
+def check_interval(name, value, low, high, closed_high=False):
+    """Raise unless ``value`` is a real number in ``[low, high)`` (``[low, high]``)."""
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+          and np.isfinite(value) and low <= value
+          and (value <= high if closed_high else value < high))
+    if not ok:
+        bracket = "]" if closed_high else ")"
+        raise ValueError(f"{name} must be a number in [{low}, {high}{bracket}, "
+                         f"got {value!r}.")
+
+
+def norm_range(X, kind=RBF, degree=1, coef0=0.0):
+    """``(first row whose ||x||^2 overflows or -1, rows whose ||x||^2 underflows
+    to 0 although x != 0)`` of a batch (dense array or CSR triple).  For the
+    polynomial kernel a row "overflows" when ``(||x||^2 + |coef0|)^degree``
+    does: it bounds every kernel value of the row (Cauchy-Schwarz)."""
+    with np.errstate(over="ignore", under="ignore"):
+        if isinstance(X, tuple):
+            data, _, indptr = X
+            sq = np.zeros(indptr.shape[0] - 1)
+            starts = indptr[:-1]
+            rows = np.flatnonzero(indptr[1:] > starts)
+            if rows.size:
+                sq[rows] = np.add.reduceat(data * data, starts[rows])
+        else:
+            sq = squared_norms(X)
+    if np.isfinite(sq).all() and kind == POLY:  # |x.x'| <= max(||x||^2, ||x'||^2)
+        with np.errstate(over="ignore"):
+            sq = (sq + abs(coef0)) ** degree
+    over = np.flatnonzero(~np.isfinite(sq))
+    if isinstance(X, tuple):
+        zero = np.flatnonzero((sq == 0.0) & (indptr[1:] > indptr[:-1]))
+        tiny = sum(bool(np.any(data[indptr[r]:indptr[r + 1]] != 0.0)) for r in zero)
+    else:
+        zero = np.flatnonzero(sq == 0.0)
+        tiny = int(np.count_nonzero(np.any(X[zero] != 0.0, axis=1))) if zero.size else 0
+    return (int(over[0]) if over.size else -1), tiny
+
+
 class KernelClassifier(OnlineClassifier):
     """Base of the learners whose model is a support set (see the module docstring).
 
     Subclasses set ``_rule`` (a code of :mod:`olearn.kernel.updates`) and
-    ``_hyper()`` (the float array of their hyper-parameters).
+    ``_hyper()`` (the float array of their hyper-parameters), call
+    ``super().__init__`` with the common parameters and validate their own in
+    ``_check_rule_params``.
     """
 
     _rule = None
     #: the support set was built with these: the base refuses a change between
     #: partial_fit calls (FrozenParameterError); fit starts afresh
     _frozen_params = ("kernel", "sigma", "degree", "coef0")
+    #: callable kernels run a Python loop of the rules of olearn.kernel.updates
+    _accepts_callable = True
+
+    def __init__(self, *, kernel="rbf", sigma=8.0, degree=3, coef0=1.0,
+                 max_support=None, n_epochs=1, shuffle=False, random_state=None,
+                 record="full"):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.max_support = max_support
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
 
     # -- parameters ------------------------------------------------------
     def _check_params(self):
         self._kind = check_kernel_params(self.kernel, self.sigma, self.degree,
                                          self.coef0)
-        ms = self.max_support
-        if ms is not None and (not isinstance(ms, numbers.Integral)
-                               or isinstance(ms, bool) or ms < 1):
-            raise ValueError(f"max_support must be None or an integer >= 1, "
-                             f"got {ms!r}.")
+        if self._kind == CALLABLE and not self._accepts_callable:
+            raise ValueError(f"{type(self).__name__} supports the built-in "
+                             f"kernels only ('rbf', 'linear', 'poly'), not a "
+                             f"callable.")
+        if self.max_support is not None:
+            check_integer("max_support", self.max_support, 1)
         self._check_rule_params()
 
     def _check_rule_params(self):
@@ -146,7 +260,7 @@ class KernelClassifier(OnlineClassifier):
 
     def _kernel_args(self):
         kind = check_kernel_params(self.kernel, self.sigma, self.degree, self.coef0)
-        sigma = float(self.sigma) if kind == 1 else 1.0
+        sigma = float(self.sigma) if kind == RBF else 1.0
         degree = float(self.degree) if kind == 2 else 1.0
         coef0 = float(self.coef0) if kind == 2 else 0.0
         return kind, sigma, degree, coef0
@@ -161,6 +275,9 @@ class KernelClassifier(OnlineClassifier):
         self._st = np.array([1.0, 0.0, 0.0, 1.0, 0.0])
         self._size = np.zeros(1, dtype=np.int64)
         self._work = np.zeros(n_features)
+        #: [rounds with a support set, of them with an all-zero Gaussian row]
+        self._diag = np.zeros(2, dtype=np.int64)
+        self._warned_underflow = False
 
     def _alloc(self, cap, nnz_cap):
         """(Re)allocate the buffers at ``cap`` rows (``nnz_cap`` CSR values)."""
@@ -180,9 +297,9 @@ class KernelClassifier(OnlineClassifier):
                 indptr[:n + 1] = oindptr[:n + 1]
             S = (data, indices, indptr)
         else:
-            S = np.zeros((cap, self._n_features))
+            S = np.zeros((self._n_features, cap))  # transposed: one row per feature
             if old is not None and not isinstance(old[0], tuple):
-                S[:n] = old[0][:n]
+                S[:, :n] = old[0][:, :n]
         arrays = [np.zeros(cap) for _ in range(4)]
         if old is not None:
             for new, prev in zip(arrays, old[1:]):
@@ -197,9 +314,53 @@ class KernelClassifier(OnlineClassifier):
     def _extra_alloc(self, cap, n):
         """Further per-capacity buffers (OnlineSVM's Gram matrix)."""
 
+    def _quadratic_bytes(self, cap):
+        """Bytes of the ``cap x cap`` buffers a learner keeps (OnlineSVM, KernelAROW)."""
+        return 0
+
+    def _check_memory(self, n_rows):
+        """Refuse, before any allocation, a batch whose support set could not fit.
+
+        The support set can grow by one row per round; learners that keep a
+        ``cap x cap`` matrix need ``_quadratic_bytes`` of it at the largest
+        capacity the batch can reach, plus the copy of the previous (half as
+        large) one while the buffers grow.
+        """
+        n = int(self._size[0])
+        most = n + n_rows if self.max_support is None else min(
+            n + n_rows, int(self.max_support) + 1)
+        need = self._quadratic_bytes(most + 2) + self._quadratic_bytes(most // 2 + 1)
+        if need == 0:
+            return
+        available = available_memory()
+        if available is None or need <= available:
+            return
+        fits = int(np.sqrt(available / (1.25 * self._quadratic_bytes(1))))
+        budget = ("max_support" if self._budget_allowed else
+                  "fewer rows (each row seen is kept)")
+        raise MemoryError(
+            f"{type(self).__name__} keeps a {most:,} x {most:,} float64 matrix for "
+            f"a support set that can reach {most:,} rows in this call "
+            f"({need / 2**30:.1f} GiB with the copy made while it grows), more "
+            f"than the {available / 2**30:.1f} GiB of memory available. "
+            + (f"Set max_support (at most about {fits:,} fits now), or learn "
+               f"from fewer rows." if self._budget_allowed else
+               f"Learn from {budget}; at most about {fits:,} rows fit now."))
+
+    _budget_allowed = True
+
     def _grow(self, X, t):
         n = int(self._size[0])
         cap = max(2 * self._cap, n + 4, 16)
+        if self.max_support is not None:
+            cap = min(cap, int(self.max_support) + 4)
+        quadratic = self._quadratic_bytes(cap) + self._quadratic_bytes(self._cap)
+        available = available_memory() if quadratic else None
+        if available is not None and quadratic > available:
+            # doubling would overshoot what _check_memory allowed: grow to the
+            # rows this batch can still add
+            rows = X[2].shape[0] - 1 if isinstance(X, tuple) else X.shape[0]
+            cap = min(cap, n + (rows - t) + 4)
         nnz_cap = 0
         if self._sparse:
             data, _, indptr = self._S
@@ -208,7 +369,7 @@ class KernelClassifier(OnlineClassifier):
             nnz_cap = max(2 * data.shape[0], used + row_nnz + 1, 64)
             if n + 2 < self._cap:
                 cap = self._cap
-        self._alloc(cap, nnz_cap)
+        self._alloc(max(cap, n + 4), nnz_cap)
 
     def _batch(self, X):
         """The batch in the layout of the store (fixed by the first batch)."""
@@ -228,10 +389,56 @@ class KernelClassifier(OnlineClassifier):
     def _hyper(self):
         return np.zeros(8)
 
+    def _check_range(self, X):
+        """Refuse rows whose ``||x||^2`` overflows; warn about ones that underflow."""
+        kind, _, degree, coef0 = self._kernel_args()
+        over, tiny = norm_range(X, kind, degree, coef0)
+        if over >= 0:
+            what = ("(||x||^2 + |coef0|)^degree, a bound of its polynomial kernel "
+                    "values," if kind == POLY else "||x||^2")
+            raise NonFiniteModelError(
+                f"{type(self).__name__}: {what} of row {over} of this batch "
+                f"(round {self.n_rounds_ + over} of the stream) overflows "
+                f"float64, so its kernel values are not finite. Scale the "
+                f"features (e.g. sklearn.preprocessing.MaxAbsScaler or "
+                f"StandardScaler) and refit; the model is left as it was "
+                f"before this batch.")
+        if tiny:
+            warnings.warn(
+                f"{type(self).__name__}: ||x||^2 underflows to 0 for {tiny} "
+                f"non-zero row(s) of this batch: the kernel sees them as the "
+                f"zero vector. Scale the features (e.g. "
+                f"sklearn.preprocessing.MaxAbsScaler or StandardScaler).",
+                NumericRangeWarning, stacklevel=5)
+
+    def _check_underflow(self):
+        """Warn once when the Gaussian kernel underflowed on every round so far."""
+        seen, zero = int(self._diag[0]), int(self._diag[1])
+        if (self._warned_underflow or seen < UNDERFLOW_ROUNDS or zero < seen):
+            return
+        self._warned_underflow = True
+        warnings.warn(
+            f"{type(self).__name__}: the Gaussian kernel k(x, x') = "
+            f"exp(-||x - x'||^2 / (2 sigma^2)) underflowed to 0 against every "
+            f"support vector on all {seen} rounds that had one "
+            f"(||x - x'||^2 / (2 sigma^2) > 745 with sigma={self.sigma!r}): "
+            f"the model only memorises its support vectors and scores 0 "
+            f"everywhere else. Rescale X (e.g. StandardScaler) or increase "
+            f"sigma (to about the typical distance between rows).",
+            NumericRangeWarning, stacklevel=5)
+
     def _learn(self, X, y, mistakes, margins):
+        if self._kind != CALLABLE:
+            self._check_range(X)
+        self._check_memory(y.shape[0])
         X = self._batch(X)
         if self._kind == CALLABLE:
             return self._python_pass(X, y, mistakes, margins)
+        total = self._compiled_learn(X, y, mistakes, margins)
+        self._check_underflow()
+        return total
+
+    def _compiled_learn(self, X, y, mistakes, margins):
         kind, sigma, degree, coef0 = self._kernel_args()
         hp = self._hyper()
         budget = 0 if self.max_support is None else int(self.max_support)
@@ -241,7 +448,7 @@ class KernelClassifier(OnlineClassifier):
                 self._rule, X, y, t, self._S, self._sv_sq, self._sv_y,
                 self._beta, self._f, self._st, self._size, mistakes, margins,
                 kind, sigma, degree, coef0, hp, budget, self._work, self._row,
-                self._row2)
+                self._row2, self._diag)
             total += n_updates
             if t < y.shape[0]:
                 self._grow(X, t)
@@ -258,7 +465,11 @@ class KernelClassifier(OnlineClassifier):
         return X[start:stop]
 
     def _support_matrix(self):
-        return self._rows_matrix(self._S, 0, int(self._size[0]))
+        """The support rows ``(n, n_features)`` (a view of the store)."""
+        n = int(self._size[0])
+        if isinstance(self._S, tuple):
+            return self._rows_matrix(self._S, 0, n)
+        return self._S[:, :n].T
 
     def _python_pass(self, X, y, mistakes, margins):
         hp = self._hyper()
@@ -317,7 +528,7 @@ class KernelClassifier(OnlineClassifier):
     def support_vectors_(self):
         """The support rows, ``(n_support_, n_features)``, dense or CSR as the stream."""
         S = self._support_matrix()
-        S = S.copy() if not sp.issparse(S) else S.copy()
+        S = np.ascontiguousarray(S) if not sp.issparse(S) else S.copy()
         mask = self._support_mask()
         return S if mask is None else S[np.flatnonzero(mask)]
 
@@ -363,6 +574,3 @@ class KernelClassifier(OnlineClassifier):
         coef = self._st[SCALE] * self._beta[:n]
         return float(coef @ K @ coef)
 
-
-def warn_once(message, category):
-    warnings.warn(message, category, stacklevel=3)

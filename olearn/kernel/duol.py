@@ -25,7 +25,7 @@ exact dual ascent step for kernels with ``k(x, x) != 1`` (e.g. polynomial).
 import numpy as np
 
 from ..base import check_positive
-from .core import KernelClassifier
+from .core import KernelClassifier, check_choice, check_interval
 from .updates import DUOL_RULE, HP_C, HP_EXACT, HP_RHO, SQNORM, SUMGAMMA
 
 
@@ -74,23 +74,15 @@ class DUOL(KernelClassifier):
         self.C = C
         self.rho = rho
         self.update = update
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.max_support = max_support
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+        super().__init__(kernel=kernel, sigma=sigma, degree=degree, coef0=coef0,
+                         max_support=max_support, n_epochs=n_epochs,
+                         shuffle=shuffle, random_state=random_state,
+                         record=record)
 
     def _check_rule_params(self):
         check_positive("C", self.C)
-        if isinstance(self.rho, bool) or not isinstance(self.rho, (int, float, np.floating)) \
-                or not (0.0 <= self.rho < 1.0):
-            raise ValueError(f"rho must be a number in [0, 1), got {self.rho!r}.")
-        if self.update not in ("paper", "exact"):
-            raise ValueError(f"update must be 'paper' or 'exact', got {self.update!r}.")
+        check_interval("rho", self.rho, 0.0, 1.0)
+        check_choice("update", self.update, ("paper", "exact"))
 
     def _hyper(self):
         hp = np.zeros(8)

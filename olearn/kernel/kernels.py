@@ -17,15 +17,23 @@ accepted; its output is checked for shape and finiteness on every call
 (:func:`checked_call`) and it runs one Python call per round (no per-support-vector
 call), so it is much slower than the built-in kernels.
 
-The support set is a growing buffer of rows, dense (a 2-D array) or CSR (the
-triple ``(data, indices, indptr)``), with the same layout as the stream (see
-:mod:`olearn.kernel.core`).  :func:`store_dots` computes the inner products of
-row ``t`` of the stream with the first ``n`` support rows: dense, one
-contiguous dot per support vector; CSR, the row ``x_t`` is scattered once
-into a dense work vector and each support vector touches only its nonzeros.
+The support set is a growing buffer of rows, dense or CSR (the triple
+``(data, indices, indptr)``), with the same layout as the stream (see
+:mod:`olearn.kernel.core`).  A dense store is kept *transposed*, one
+contiguous row per feature (shape ``(n_features, capacity)``), so that
+:func:`store_dots`, the inner products of row ``t`` of the stream with the
+first ``n`` support rows, is ``sum_j x_tj S[j, :n]`` over the nonzero
+``x_tj`` only: one contiguous, vectorised ``axpy`` per nonzero feature (a
+dense row of a sparse data set costs what its CSR form costs, a fully dense
+row is a column-oriented matrix-vector product).  Each support vector's inner
+product still adds its terms in the order of the features, skipping zero
+terms only, so it equals the plain dot product bit for bit (up to the sign
+of a zero).  CSR store: the row ``x_t`` is scattered once into a dense work
+vector and each support vector touches only its nonzeros.
 """
 import math
 import numbers
+import sys
 
 import numpy as np
 import scipy.sparse as sp
@@ -58,6 +66,10 @@ def row_sq(X, t):
 
 def store_dots(S, n, X, t, work, out):
     """``out[i] = s_i . x_t`` for the first ``n`` rows ``s_i`` of the store ``S``."""
+
+
+def store_self_dots(S, n, b, work, out):
+    """``out[i] = s_i . s_b`` for the first ``n`` rows of the store (``work``: zeros)."""
 
 
 def store_fits(S, n, X, t):
@@ -95,30 +107,61 @@ def _row_sq(X, t):
     return impl
 
 
+@njit(cache=True)
+def _csr_dots(sdata, sindices, sindptr, n, work, out):
+    """``out[i] = s_i . work`` for the first ``n`` CSR rows (``work`` dense)."""
+    for i in range(n):
+        dot = 0.0
+        for k in range(sindptr[i], sindptr[i + 1]):
+            dot += sdata[k] * work[sindices[k]]
+        out[i] = dot
+
+
+@njit(cache=True)
+def _transposed_dots(ST, n, x, out):
+    """``out[i] = sum_j x_j ST[j, i]`` over the nonzero ``x_j``, in the order of ``j``."""
+    for i in range(n):
+        out[i] = 0.0
+    for j in range(ST.shape[0]):
+        xj = x[j]
+        if xj != 0.0:
+            col = ST[j]
+            for i in range(n):
+                out[i] += xj * col[i]
+
+
 @overload(store_dots)
 def _store_dots(S, n, X, t, work, out):
     if _is_csr(S):
-        def impl(S, n, X, t, work, out):
-            data, indices, indptr = X
-            for k in range(indptr[t], indptr[t + 1]):
-                work[indices[k]] = data[k]
-            sdata, sindices, sindptr = S
-            for i in range(n):
-                dot = 0.0
-                for k in range(sindptr[i], sindptr[i + 1]):
-                    dot += sdata[k] * work[sindices[k]]
-                out[i] = dot
-            for k in range(indptr[t], indptr[t + 1]):
-                work[indices[k]] = 0.0
-        return impl
+        if _is_csr(X):
+            def impl(S, n, X, t, work, out):
+                data, indices, indptr = X
+                for k in range(indptr[t], indptr[t + 1]):
+                    work[indices[k]] = data[k]
+                _csr_dots(S[0], S[1], S[2], n, work, out)
+                for k in range(indptr[t], indptr[t + 1]):
+                    work[indices[k]] = 0.0
+            return impl
+        raise TypeError("a CSR store takes CSR rows")
 
     def impl(S, n, X, t, work, out):
-        d = S.shape[1]
-        for i in range(n):
-            dot = 0.0
-            for j in range(d):
-                dot += S[i, j] * X[t, j]
-            out[i] = dot
+        _transposed_dots(S, n, X[t], out)
+    return impl
+
+
+@overload(store_self_dots)
+def _store_self_dots(S, n, b, work, out):
+    if _is_csr(S):
+        def impl(S, n, b, work, out):
+            store_dots(S, n, S, b, work, out)
+        return impl
+
+    def impl(S, n, b, work, out):
+        for j in range(S.shape[0]):
+            work[j] = S[j, b]
+        _transposed_dots(S, n, work, out)
+        for j in range(S.shape[0]):
+            work[j] = 0.0
     return impl
 
 
@@ -133,7 +176,7 @@ def _store_fits(S, n, X, t):
         return impl
 
     def impl(S, n, X, t):
-        return n < S.shape[0]
+        return n < S.shape[1]
     return impl
 
 
@@ -152,8 +195,8 @@ def _store_put(S, n, X, t):
         return impl
 
     def impl(S, n, X, t):
-        for j in range(S.shape[1]):
-            S[n, j] = X[t, j]
+        for j in range(S.shape[0]):
+            S[j, n] = X[t, j]
     return impl
 
 
@@ -171,26 +214,77 @@ def _store_drop_first(S, n):
         return impl
 
     def impl(S, n):
-        for i in range(n - 1):
-            for j in range(S.shape[1]):
-                S[i, j] = S[i + 1, j]
+        for j in range(S.shape[0]):
+            for i in range(n - 1):
+                S[j, i] = S[j, i + 1]
     return impl
 
 
 @njit(cache=True)
-def kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work, out):
-    """``out[i] = k(s_i, x_t)`` for the first ``n`` support rows (cached ``||s_i||^2``)."""
-    store_dots(S, n, X, t, work, out)
+def _finish_row(kind, sigma, degree, coef0, n, sv_sq, sq_t, out):
+    """Turn the inner products in ``out`` into kernel values; for the Gaussian
+    kernel return True if every one of them underflowed to 0 (``n > 0``)."""
     if kind == LINEAR:
-        return
+        return False
+    if kind == RBF:
+        two_s2 = 2.0 * sigma * sigma
+        nonzero = False
+        for i in range(n):
+            d2 = sv_sq[i] + sq_t - 2.0 * out[i]
+            if d2 < 0.0:  # rounding for s_i == x_t
+                d2 = 0.0
+            out[i] = math.exp(-d2 / two_s2)
+            nonzero |= out[i] != 0.0
+        return n > 0 and not nonzero
     for i in range(n):
-        out[i] = kernel_value(kind, out[i], sv_sq[i], sq_t, sigma, degree, coef0)
+        out[i] = (out[i] + coef0) ** degree
+    return False
+
+
+@njit(cache=True)
+def kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work, out):
+    """``out[i] = k(s_i, x_t)`` for the first ``n`` support rows (cached ``||s_i||^2``).
+
+    Returns True if the Gaussian kernel underflowed to 0 on every support row
+    (see :func:`_finish_row`)."""
+    store_dots(S, n, X, t, work, out)
+    return _finish_row(kind, sigma, degree, coef0, n, sv_sq, sq_t, out)
+
+
+@njit(cache=True)
+def support_kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, b, work, out):
+    """``out[i] = k(s_i, s_b)``: the kernel row of support vector ``b``."""
+    store_self_dots(S, n, b, work, out)
+    _finish_row(kind, sigma, degree, coef0, n, sv_sq, sv_sq[b], out)
 
 
 # -- parameters ----------------------------------------------------------------
 def _is_real(value):
     return (isinstance(value, numbers.Real) and not isinstance(value, bool)
             and np.isfinite(value))
+
+
+#: the Gaussian kernel divides by ``2 sigma^2``: it and its reciprocal must be
+#: finite, non-zero float64 numbers (about 5.3e-155 < sigma < 9.5e153)
+SIGMA_RANGE = (math.sqrt(0.5 / sys.float_info.max) * (1 + 1e-15),
+               math.sqrt(sys.float_info.max / 2.0))
+
+
+def check_sigma(sigma):
+    """Raise unless ``2 sigma^2`` and ``1 / (2 sigma^2)`` are finite and non-zero."""
+    ok = _is_real(sigma) and sigma > 0
+    if ok:
+        two_s2 = 2.0 * float(sigma) * float(sigma)
+        ok = 0.0 < two_s2 < math.inf and math.isfinite(1.0 / two_s2)
+    if not ok:
+        lo, hi = SIGMA_RANGE
+        raise ValueError(
+            f"sigma (the width of the Gaussian kernel exp(-||x - x'||^2 / "
+            f"(2 sigma^2))) must be a finite number with 2 sigma^2 and "
+            f"1/(2 sigma^2) finite and non-zero in float64, i.e. in "
+            f"[{lo:.3g}, {hi:.3g}]; got {sigma!r}. A usable sigma is of the "
+            f"order of the distance between rows (the DUOL paper's 8 on data "
+            f"scaled to [-1, 1]).")
 
 
 def check_kernel_params(kernel, sigma, degree, coef0):
@@ -200,9 +294,8 @@ def check_kernel_params(kernel, sigma, degree, coef0):
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {sorted(KERNELS)} or a callable "
                          f"kernel(A, B), got {kernel!r}.")
-    if kernel == "rbf" and not (_is_real(sigma) and sigma > 0):
-        raise ValueError(f"sigma (the width of the Gaussian kernel) must be a "
-                         f"finite number > 0, got {sigma!r}.")
+    if kernel == "rbf":
+        check_sigma(sigma)
     if kernel == "poly":
         if (not isinstance(degree, numbers.Integral) or isinstance(degree, bool)
                 or degree < 1):

@@ -9,42 +9,32 @@ kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
     A callable ``kernel(A, B)`` must return the ``(len(A), len(B))`` matrix.
 sigma : float, default=8.0
     Width of the Gaussian kernel ``exp(-||x - x'||^2 / (2 sigma^2))`` (the
-    paper's ``sigma = 8``).
+    paper's ``sigma = 8``; scikit-learn's ``gamma`` is ``1 / (2 sigma^2)``).
+    ``2 sigma^2`` and its reciprocal must be finite and non-zero in float64
+    (about ``5.3e-155 <= sigma <= 9.5e153``).
 degree : int, default=3; coef0 : float, default=1.0
     Polynomial kernel ``(x.x' + coef0)^degree``.
 max_support : int or None, default=None
     Budget (ours, not the paper's): keep at most this many support vectors,
     dropping the oldest.
-n_epochs, shuffle, random_state
+n_epochs, shuffle, random_state, record
     As in :class:`olearn.Perceptron`.
+
+These common parameters and their checks are shared by every kernel learner
+(:class:`olearn.kernel.KernelClassifier`, also DUOL, Online-SVM and
+KernelAROW).
 """
 import math
-import numbers
 
 import numpy as np
 
 from ..base import check_positive
-from .core import KernelClassifier
+from .core import KernelClassifier, check_choice, check_interval
 from .updates import (AGG_ROMMA, ALMA_RULE, HP_ALPHA, HP_B, HP_C, HP_CAPPED,
                       HP_ETA, HP_GAMMA, PA_RULE, PERCEPTRON, ROMMA_RULE)
 
 
-class _KernelBase(KernelClassifier):
-    def __init__(self, *, kernel="rbf", sigma=8.0, degree=3, coef0=1.0,
-                 max_support=None, n_epochs=1, shuffle=False, random_state=None,
-                 record="full"):
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.max_support = max_support
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
-
-
-class KernelPerceptron(_KernelBase):
+class KernelPerceptron(KernelClassifier):
     """Kernel Perceptron (Rosenblatt; kernelised as in Kivinen, Smola and
     Williamson 2001): add ``x_t`` with coefficient ``y_t`` when
     ``y_t f(x_t) <= 0``.  See :mod:`olearn.kernel.learners` for the parameters.
@@ -64,7 +54,7 @@ class KernelPerceptron(_KernelBase):
     _rule = PERCEPTRON
 
 
-class KernelROMMA(_KernelBase):
+class KernelROMMA(KernelClassifier):
     """Kernel ROMMA (Li and Long 1999): ``f <- c f + d k(x_t, .)`` on mistakes,
     with the ``(c, d)`` of :mod:`olearn.linear.romma` computed from
     ``k(x_t, x_t)``, ``f(x_t)`` and ``||f||^2``.  When ``c = 0`` the old support
@@ -85,7 +75,7 @@ class KernelROMMA(_KernelBase):
     _rule = ROMMA_RULE
 
 
-class KernelAggressiveROMMA(_KernelBase):
+class KernelAggressiveROMMA(KernelClassifier):
     """Kernel aggressive ROMMA (agg-ROMMA of the paper): the ROMMA step whenever
     ``y_t f(x_t) < 1``.  See :mod:`olearn.kernel.learners` for the parameters.
 
@@ -104,7 +94,7 @@ class KernelAggressiveROMMA(_KernelBase):
     _rule = AGG_ROMMA
 
 
-class KernelALMA(_KernelBase):
+class KernelALMA(KernelClassifier):
     """Kernel ALMA_2(alpha) (Gentile 2001), the paper's ALMA2(0.9).
 
     Only ``p = 2`` has a kernel form: for ``p = 2`` the link function
@@ -158,8 +148,7 @@ class KernelALMA(_KernelBase):
                 f"p-norm link makes w a nonlinear function of the examples, "
                 f"which has no kernel form (use olearn.ALMA for p > 2).")
         check_positive("alpha", self.alpha)
-        if self.alpha > 1:
-            raise ValueError(f"alpha must be in (0, 1], got {self.alpha!r}.")
+        check_interval("alpha", self.alpha, 0.0, 1.0, closed_high=True)
         for name in ("B", "C"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
@@ -178,7 +167,7 @@ class KernelALMA(_KernelBase):
         return int(self._st[3])
 
 
-class KernelPA(_KernelBase):
+class KernelPA(KernelClassifier):
     """Kernel Passive-Aggressive PA-I / PA-II (Crammer et al. 2006, eqs. 8-9)
     with ``||x_t||^2 = k(x_t, x_t)``: add ``x_t`` with ``tau_t y_t``.
 
@@ -214,9 +203,7 @@ class KernelPA(_KernelBase):
                          record=record)
 
     def _check_rule_params(self):
-        if self.variant not in ("PA", "PA-I", "PA-II"):
-            raise ValueError(f"variant must be one of ('PA', 'PA-I', 'PA-II'), "
-                             f"got {self.variant!r}.")
+        check_choice("variant", self.variant, ("PA", "PA-I", "PA-II"))
         check_positive("C", self.C)
 
     def _hyper(self):
@@ -226,8 +213,3 @@ class KernelPA(_KernelBase):
         hp[HP_GAMMA] = 1.0 / (2.0 * self.C) if self.variant == "PA-II" else 0.0
         return hp
 
-
-def check_integer(name, value, minimum):
-    if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
-            or value < minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")

@@ -24,9 +24,8 @@ from numba import njit
 from sklearn.exceptions import ConvergenceWarning
 
 from ..base import check_positive
-from .core import KernelClassifier
+from .core import KernelClassifier, check_integer
 from .kernels import kernel_row, kernel_value, row_sq, store_fits, store_put
-from .learners import check_integer
 
 
 @njit(cache=True)
@@ -65,7 +64,7 @@ def svm_ascent(n, K, sv_y, beta, f, C, tol, max_sweeps):
 @njit(cache=True)
 def online_svm_pass(X, y, start, S, sv_sq, sv_y, beta, f, K, size, mistakes,
                     margins, kind, sigma, degree, coef0, C, tol, max_sweeps,
-                    work, row, counters):
+                    work, row, counters, diag):
     """Rounds ``start..``; returns ``(stop, n_updates)`` (stop early when full).
 
     ``counters = [trials that hit max_sweeps, total sweeps, coordinate steps]``.
@@ -78,7 +77,10 @@ def online_svm_pass(X, y, start, S, sv_sq, sv_y, beta, f, K, size, mistakes,
             return t, n_updates
         sq_t = row_sq(X, t)
         kxx = kernel_value(kind, sq_t, sq_t, sq_t, sigma, degree, coef0)
-        kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work, row)
+        if kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work,
+                      row):
+            diag[1] += 1
+        diag[0] += n > 0
         score = 0.0
         for i in range(n):
             score += beta[i] * row[i]
@@ -150,23 +152,18 @@ class OnlineSVM(KernelClassifier):
         self.C = C
         self.tol = tol
         self.max_sweeps = max_sweeps
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.max_support = max_support
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.record = record
+        super().__init__(kernel=kernel, sigma=sigma, degree=degree, coef0=coef0,
+                         max_support=max_support, n_epochs=n_epochs,
+                         shuffle=shuffle, random_state=random_state,
+                         record=record)
+
+    _accepts_callable = False
+    _budget_allowed = False
 
     def _check_rule_params(self):
         check_positive("C", self.C)
         check_positive("tol", self.tol)
         check_integer("max_sweeps", self.max_sweeps, 1)
-        if callable(self.kernel):
-            raise ValueError("OnlineSVM supports the built-in kernels only "
-                             "('rbf', 'linear', 'poly'), not a callable.")
         if self.max_support is not None:
             raise ValueError("OnlineSVM has no max_support budget (it solves "
                              "the SVM dual over all examples seen); leave it None.")
@@ -183,8 +180,10 @@ class OnlineSVM(KernelClassifier):
         K[:m, :m] = old[:m, :m]
         self._K = K
 
-    def _learn(self, X, y, mistakes, margins):
-        X = self._batch(X)
+    def _quadratic_bytes(self, cap):
+        return 8 * cap * cap
+
+    def _compiled_learn(self, X, y, mistakes, margins):
         kind, sigma, degree, coef0 = self._kernel_args()
         before = int(self._counters[0])
         t, total = 0, 0
@@ -193,7 +192,7 @@ class OnlineSVM(KernelClassifier):
                 X, y, t, self._S, self._sv_sq, self._sv_y, self._beta, self._f,
                 self._K, self._size, mistakes, margins, kind, sigma, degree,
                 coef0, float(self.C), float(self.tol), int(self.max_sweeps),
-                self._work, self._row, self._counters)
+                self._work, self._row, self._counters, self._diag)
             total += n_updates
             if t < y.shape[0]:
                 self._grow(X, t)
@@ -203,7 +202,7 @@ class OnlineSVM(KernelClassifier):
                 f"OnlineSVM: the dual ascent hit max_sweeps={self.max_sweeps} on "
                 f"{missed} trial(s) before reaching tol={self.tol}; the weights "
                 f"of those trials are not optimal to tol.", ConvergenceWarning,
-                stacklevel=3)
+                stacklevel=5)
         return total
 
     def _support_mask(self):
