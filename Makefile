@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench results clean
+.PHONY: book test bench bench-quick results clean
 
 # Create the virtual environment once.
 $(PY):
@@ -34,8 +34,14 @@ book: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/extremal.py olearn/feature_selection.py
 
+# Every benchmark of benchmarks/, one recorded run: rewrites benchmarks/*.md (each stamped with
+# the run, date, commit, machine and load average) and the README's speed table from them.
 bench: $(STAMP)
-	$(PY) benchmarks/throughput.py
+	env -u OLEARN_QUICK $(PY) benchmarks/run_all.py
+
+# The same at small sizes, tables to a temporary folder: a smoke test, not a measurement.
+bench-quick: $(STAMP)
+	$(PY) benchmarks/run_all.py --quick
 
 # Re-run every full experiment (OLEARN_QUICK unset) and rewrite book/results/: the pages that
 # store a full run. Only from a committed tree, so that each stored provenance names the exact
