@@ -50,6 +50,7 @@ import hashlib
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -299,16 +300,20 @@ def measure(pairs, X, y, sol, repeats):
 
 
 def wall(cmd, env=None):
+    """Wall and CPU (user + system) seconds of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd))} failed:\n{done.stderr[-2000:]}")
-    return elapsed, done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def end_to_end(pair, path, sol_train, repeats):
-    """Best wall seconds of ``sol_train`` and of ``python -m olearn train`` on ``path``."""
+    """Best (wall, CPU) seconds of ``sol_train`` and of ``python -m olearn train``."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]]
                                                        if env.get("PYTHONPATH") else []))
@@ -319,8 +324,8 @@ def end_to_end(pair, path, sol_train, repeats):
                 *pair.cli.split()]
     sol_t, ours_t = [], []
     for _ in range(repeats):
-        sol_t.append(wall(sol_cmd + [str(path)])[0])
-        ours_t.append(wall(ours_cmd, env)[0])
+        sol_t.append(wall(sol_cmd + [str(path)]))
+        ours_t.append(wall(ours_cmd, env))
     return min(sol_t), min(ours_t)
 
 
@@ -390,17 +395,23 @@ def report(results, e2e, args, load_start, load_end, sol_train):
         + " ".join(f"{p.name}: {p.note}." for p in PAIRS if p.note), ""]
     if e2e:
         lines += ["## Command lines end to end (parse + learn, a fresh process)", "",
-                  table(["stream", "learner", "sol_train (s)", "python -m olearn train (s)",
+                  table(["stream", "learner", "sol_train wall (s)", "sol_train CPU (s)",
+                         "olearn CLI wall (s)", "olearn CLI CPU (s)",
                          "olearn / sol_train time"],
-                        [[s, name, f"{a:.2f}", f"{b:.2f}", f"{b / a:.2f}"]
+                        [[s, name, f"{a[0]:.2f}", f"{a[1]:.2f}", f"{b[0]:.2f}",
+                          f"{b[1]:.2f}", f"{b[0] / a[0]:.2f}"]
                          for (s, name), (a, b) in e2e.items()], True), "",
-                  "Wall time of the whole process, best of "
+                  "Wall time (and CPU time, user + system, which the load of a shared "
+                  "machine inflates less) of the whole process, the run with the best "
+                  "wall time of "
                   f"{args.e2e_repeats}: `sol_train -a ALGO [--params ...] FILE` "
                   "(its reader thread parses while the model learns) and `python -m "
                   "olearn train FILE --learner ... --quiet` (Python start-up, `import "
                   "olearn`, loading numba's cached compiled code, parsing with "
                   "scikit-learn's LIBSVM reader, then the pass in chunks through "
-                  "`partial_fit`).", ""]
+                  "`partial_fit`, whose first call loads the compiled loop from numba's "
+                  "cache). *olearn / sol_train time*: the ratio of wall times (> 1: "
+                  "olearn is slower).", ""]
     lines += [f"At end: {load_end}", ""]
     return "\n".join(lines)
 
