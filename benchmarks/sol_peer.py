@@ -390,8 +390,8 @@ def report(results, e2e, args, load_start, load_end, sol_train):
         "float32 (weights, covariance, margins), olearn in float64. SOL's PA "
         "divides by `||x||^2`: on an all-zero row (w7a) its step is infinite and "
         "`0 * inf` makes the bias weight NaN, after which every score is NaN, "
-        "predicts -1 and never updates again (its row on w7a: a few updates, "
-        "mistakes = the positives); olearn's PA skips a zero row. "
+        "predicts -1 and never updates again (its row on w7a: a few updates and "
+        "about as many mistakes as positive rows); olearn's PA skips a zero row. "
         + " ".join(f"{p.name}: {p.note}." for p in PAIRS if p.note), ""]
     if e2e:
         lines += ["## Command lines end to end (parse + learn, a fresh process)", "",
