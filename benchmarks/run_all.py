@@ -111,12 +111,12 @@ def child_env():
     return env
 
 
-def stamp(run_id, quick, machine_line, before, after, seconds, status):
+def stamp(run_id, quick, machine_line, before, after, seconds, status, sha=None):
     return "\n".join([
         STAMP_BEGIN,
         f"> Recorded run `{run_id}` of `benchmarks/run_all.py`"
         + (" --quick (smoke test sizes, not a measurement)" if quick else "")
-        + f": {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit()}; "
+        + f": {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {sha or commit()}; "
         f"{machine_line}; load average (1/5/15 min) {before} before and {after} after "
         f"this script ({seconds:.0f} s){'' if status == 0 else f'; FAILED, exit status {status}'}.",
         STAMP_END, ""])
@@ -168,6 +168,7 @@ def main(argv=None):
     out_dir.mkdir(parents=True, exist_ok=True)
     env = child_env()
     run_id = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%MZ")
+    sha = commit()  # the code measured: the tree when the run starts
     machine_line = (f"machine: {cpu_model()}, {os.cpu_count()} logical cores, BLAS "
                     f"{blas(env)}, Python {platform.python_version()}")
     names = args.only or list(SCRIPTS)
@@ -181,7 +182,7 @@ def main(argv=None):
     summary = []
     for name in names:
         md, before, after, seconds, status = run_script(name, args.quick, out_dir, env, log)
-        block = stamp(run_id, args.quick, machine_line, before, after, seconds, status)
+        block = stamp(run_id, args.quick, machine_line, before, after, seconds, status, sha)
         if md.is_file():
             md.write_text(with_stamp(md.read_text(), block, TITLES.get(name)))
         summary.append((name, status, seconds, before, after))
