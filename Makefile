@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench results clean
+.PHONY: book test bench bench-quick results clean
 
 # Create the virtual environment once.
 $(PY):
@@ -34,24 +34,37 @@ book: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/selection
 
+# Every benchmark of benchmarks/, one recorded run: rewrites benchmarks/*.md (each stamped with
+# the run, date, commit, machine and load average) and the README's speed table from them.
 bench: $(STAMP)
-	$(PY) benchmarks/throughput.py
+	env -u OLEARN_QUICK $(PY) benchmarks/run_all.py
+
+# The same at small sizes, tables to a temporary folder: a smoke test, not a measurement.
+bench-quick: $(STAMP)
+	$(PY) benchmarks/run_all.py --quick
 
 # Re-run every full experiment (OLEARN_QUICK unset) and rewrite book/results/: the pages that
 # store a full run. Only from a committed tree, so that each stored provenance names the exact
 # code (the executed notebooks go to a temporary folder; the pages themselves are untouched).
+#
+# On a Dask cluster: `make results DASK_SCHEDULER=tcp://host:8786` exports
+# OLEARN_DASK_SCHEDULER, so every joblib task of the experiments goes to that scheduler's
+# workers (olearn/experiments/cluster.py; the workers need this commit of olearn).
+DASK_SCHEDULER ?=
+RESULTS_ENV  := env -u OLEARN_QUICK $(if $(DASK_SCHEDULER),OLEARN_DASK_SCHEDULER=$(DASK_SCHEDULER))
+RESULTS_JOBS := $(if $(DASK_SCHEDULER),-1,1)
 RESULT_PAGES := perceptron_pa/experiment first_order/experiment first_order/voting regularized/experiment \
                 duol/reproduction single_pass/tables
 results: $(STAMP)
 	@git diff --quiet HEAD -- . ':(exclude)book/results' || \
 	  { echo "make results: commit your changes first (provenance records the commit)"; exit 1; }
 	out=$$(mktemp -d) && for page in $(RESULT_PAGES); do \
-	  env -u OLEARN_QUICK $(VENV)/bin/jupyter nbconvert --to notebook --execute \
+	  $(RESULTS_ENV) $(VENV)/bin/jupyter nbconvert --to notebook --execute \
 	    --ExecutePreprocessor.timeout=-1 --output-dir "$$out" book/$$page.ipynb || exit 1; done
-	env -u OLEARN_QUICK $(PY) -c "from olearn.experiments import arow; arow.reproduce('book/results/arow')"
-	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_table2.py main PA DCD BCW-L1 BCW-L2
-	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_table2.py second AROW CW NAROW SCW SCW2 SOP
-	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_figure1.py
+	$(RESULTS_ENV) $(PY) -c "from olearn.experiments import arow; arow.reproduce('book/results/arow', n_jobs=$(RESULTS_JOBS))"
+	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_table2.py main PA DCD BCW-L1 BCW-L2
+	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_table2.py second AROW CW NAROW SCW SCW2 SOP
+	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_figure1.py
 
 clean:
 	rm -rf book/_build .pytest_cache .numba_cache

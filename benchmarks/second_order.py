@@ -22,7 +22,8 @@ of ``--repeats``; on a shared machine load only ever adds time):
     python benchmarks/second_order.py [--quick] [--repeats N] [--write]
 
 ``--quick`` shrinks the streams (a smoke test, not a measurement);
-``--write`` writes the Markdown tables to ``benchmarks/second_order.md``.
+``--write [PATH]`` writes the Markdown tables to ``PATH`` (default
+``benchmarks/second_order.md``).
 """
 import argparse
 import sys
@@ -207,7 +208,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--write", nargs="?", type=Path, metavar="PATH",
+                        const=Path(__file__).resolve().parent / "second_order.md",
+                        help="write the Markdown tables (default path: "
+                             "benchmarks/second_order.md)")
     args = parser.parse_args(argv)
     out = [f"Machine: {machine()}", "", load_average() + " (start)", ""]
     tables = [sparse_table(args.quick, args.repeats), *full_table(args.quick, args.repeats)]
@@ -218,7 +222,7 @@ def main(argv=None):
     text = "\n".join(out)
     print(text)
     if args.write:
-        path = Path(__file__).resolve().parent / "second_order.md"
+        path = args.write
         path.write_text("# Second-order learners: throughput\n\n"
                         "Written by `python benchmarks/second_order.py --write`"
                         + (" --quick (smoke test sizes)" if args.quick else "")

@@ -37,13 +37,15 @@ PAPER_NOTE = ("the paper prints 0.41(0.06) and 0.47(0.07): Sigma time and, in "
 
 
 def online_learners():
-    """Online learners present in this checkout, with their default settings."""
+    """Online learners present in this checkout, with their default settings
+    (full covariance) and with a diagonal one (``covariance="diag"``)."""
     found = {"PA-I": olearn.PA(variant="PA-I")}
     for name in ("AROW", "CW", "SCW", "SOP", "NAROW"):
         cls = getattr(olearn, name, None)
         if cls is not None:
             try:
                 found[name] = cls()
+                found[f"{name} diag"] = cls(covariance="diag")
             except TypeError:
                 pass
     return found

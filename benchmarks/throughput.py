@@ -168,14 +168,20 @@ def hyperplane_labels(X, rng):
     return y
 
 
-def sparse_stream(n, d, nnz, seed=SEED):
-    """Text-like CSR rows: ``nnz`` distinct sorted columns, positive values, unit norm."""
+def sparse_stream(n, d, nnz, seed=SEED, unit_norm=True):
+    """Text-like CSR rows: ``nnz`` distinct sorted columns, positive values, unit norm.
+
+    ``unit_norm=False``: the same rows before the normalisation ("raw" rows,
+    exponential values); the labels are the same (``sign(u . x)`` does not
+    change when a row is scaled by a positive number).
+    """
     rng = np.random.default_rng(seed)
     cols = np.sort(rng.integers(0, d, size=(n, nnz)), axis=1)
     for i in np.flatnonzero((np.diff(cols, axis=1) == 0).any(axis=1)):
         cols[i] = np.sort(rng.choice(d, nnz, replace=False))
     values = rng.exponential(size=(n, nnz))
-    values /= np.linalg.norm(values, axis=1, keepdims=True)
+    if unit_norm:
+        values /= np.linalg.norm(values, axis=1, keepdims=True)
     indptr = np.arange(0, n * nnz + 1, nnz, dtype=np.int32)
     X = sp.csr_matrix((values.ravel(), cols.ravel().astype(np.int32), indptr),
                       shape=(n, d))

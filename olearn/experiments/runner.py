@@ -27,7 +27,9 @@ on ``n_permutations`` (raising it only adds orders).
 Parallelism is joblib's: ``n_jobs`` tasks at a time on the active backend, so
 ``with joblib.parallel_backend("dask"): run(..., n_jobs=-1)`` spreads the same
 grid over a ``dask.distributed`` cluster (joblib scatters the data to the
-workers instead of sending them with every task).
+workers instead of sending them with every task).  With
+``OLEARN_DASK_SCHEDULER=tcp://host:8786`` in the environment, importing this
+module does that for every experiment (:mod:`olearn.experiments.cluster`).
 
 Cache: each finished task is stored as a small ``.npz`` (its record and its
 mistakes as packed bits) under a content key -- the learner's class, its
@@ -886,3 +888,10 @@ def provenance_table(stored):
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "stored run"
     return table
+
+
+# OLEARN_DASK_SCHEDULER=tcp://host:8786: every joblib task of the experiments
+# goes to that Dask cluster (nothing happens when it is unset).
+from .cluster import use_dask as _use_dask  # noqa: E402
+
+_use_dask()

@@ -1,0 +1,80 @@
+"""Every speed figure of the README comes from one recorded benchmark run (issue 19, item 3).
+
+``benchmarks/run_all.py`` (``make bench``) writes ``benchmarks/*.md``, stamps each file
+with the run id, and regenerates the README's headline table from them
+(``benchmarks/claims.py``).  These tests fail when a table was regenerated alone, when
+the README was edited by hand, or when a speed figure is written outside the table.
+"""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import claims  # noqa: E402
+import run_all  # noqa: E402
+
+
+def performance_section():
+    text = (ROOT / "README.md").read_text()
+    start = text.index("## Performance")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_readme_table_is_generated_from_the_recorded_tables():
+    block = claims.readme_block(ROOT / "README.md")
+    assert block is not None, "README.md lost its generated speed table (benchmarks/claims.py)"
+    assert block == claims.headline(BENCH), (
+        "README.md's speed table differs from benchmarks/*.md: run `make bench` "
+        "(or benchmarks/claims.py's update_readme) instead of editing it")
+
+
+def test_every_table_comes_from_one_recorded_run():
+    ids = claims.run_ids(BENCH)
+    expected = {f"{name}.md" for name in run_all.present()}
+    assert expected <= set(ids), f"missing tables: {sorted(expected - set(ids))}"
+    unstamped = [name for name, run in ids.items() if run is None]
+    assert not unstamped, f"{unstamped} not written by benchmarks/run_all.py: run `make bench`"
+    assert len(set(ids.values())) == 1, f"tables from different runs: {ids}"
+    for name in expected:
+        text = (BENCH / name).read_text()
+        assert "FAILED" not in text.split(run_all.STAMP_END)[0], f"{name}: its script failed"
+        assert "--quick" not in text.split(run_all.STAMP_END)[0], f"{name}: a quick run"
+
+
+# A measured figure: a decimal number, a ratio such as 1.2x or 10-12x, or a count
+# with thousands separators. The prose of the speed section may contain none.
+FIGURE = re.compile(r"\d+\.\d+|\b\d+(?:-\d+)?x\b|\d{1,3}(?:,\d{3})+")
+
+
+def test_no_speed_figure_outside_the_generated_table():
+    text = performance_section()
+    block = claims.readme_block(ROOT / "README.md")
+    prose = text.replace(block, "") if block else text
+    assert FIGURE.findall(prose) == [], (
+        "the README's speed section quotes figures outside the generated table; "
+        "put them in a benchmark's table")
+
+
+@pytest.mark.parametrize("stale", ["1.70", "1.77", "2.53", "10-12x", "1.22 and 1.27"])
+def test_stale_claims_are_gone(stale):
+    text = (ROOT / "README.md").read_text()
+    assert stale not in text.replace(claims.readme_block(ROOT / "README.md") or "", "")
+
+
+def test_stamp_replaces_itself():
+    block = run_all.stamp("RUN", False, "machine: m", "0.1/0.2/0.3", "0.4/0.5/0.6", 12, 0)
+    once = run_all.with_stamp("# Title\n\nbody\n", block)
+    assert once.startswith("# Title\n\n" + run_all.STAMP_BEGIN) and once.endswith("body\n")
+    again = run_all.with_stamp(once, block.replace("RUN", "RUN2"))
+    assert again.count(run_all.STAMP_BEGIN) == 1 and "RUN2" in again and "`RUN`" not in again
+    assert claims.RUN_ID.search(again).group(1) == "RUN2"
+
+
+def test_tables_parser():
+    text = "x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\ny\n"
+    assert claims.tables(text) == [[{"a": "1", "b": "2"}, {"a": "3", "b": "4"}]]
