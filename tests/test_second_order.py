@@ -325,3 +325,23 @@ def test_frozen_parameters_between_partial_fit_calls():
 def test_public_names():
     for name in ("AROW", "CW", "SCW", "SOP", "NAROW"):
         assert name in olearn.__all__ and hasattr(olearn, name)
+
+
+@pytest.mark.parametrize("est", ALL, ids=repr)
+def test_record_counts(est):
+    """record="counts" (the base's meaning): the same counts and model as
+    record="full", no per-round record, and it cannot change mid-stream."""
+    from sklearn.base import clone
+    from olearn.base import FrozenParameterError
+    X, y = stream(n=120, d=6)
+    full = clone(est).fit(X, y)
+    counts = clone(est).set_params(record="counts").fit(X, y)
+    assert (counts.n_rounds_, counts.n_mistakes_, counts.n_updates_) == \
+        (full.n_rounds_, full.n_mistakes_, full.n_updates_)
+    assert_array_equal(counts.coef_, full.coef_)
+    with pytest.raises(AttributeError, match="record='counts'"):
+        counts.mistakes_
+    part = clone(est).set_params(record="counts").partial_fit(X[:60], y[:60])
+    part.set_params(record="full")
+    with pytest.raises(FrozenParameterError, match="record"):
+        part.partial_fit(X[60:], y[60:])

@@ -110,6 +110,13 @@ class AROW(SecondOrderClassifier):
         by the order in which terms of ``Sigma x`` are added (rounding).
         May change between ``partial_fit`` calls. Ignored with
         ``covariance="diag"``.
+    record : {"full", "counts"}, default="full"
+        ``"full"`` keeps the per-round record ``mistakes_`` and ``margins_``
+        (9 bytes per round, growing without end on an endless stream);
+        ``"counts"`` keeps only ``n_rounds_``, ``n_mistakes_`` and
+        ``n_updates_`` (constant memory), and reading ``mistakes_`` or
+        ``margins_`` then raises an ``AttributeError`` saying so.  It cannot
+        change between ``partial_fit`` calls.
 
     Attributes
     ----------
@@ -132,7 +139,7 @@ class AROW(SecondOrderClassifier):
 
     def __init__(self, r=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.r = r
         self.covariance = covariance
         self.a = a
@@ -141,6 +148,7 @@ class AROW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _check_params(self):
         check_positive("r", self.r)
@@ -159,7 +167,7 @@ class NAROW(SecondOrderClassifier):
     ----------
     b : float, default=1.0
         ``b > 0``.
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`AROW` (``n_jobs``: ours, threads of the full sweep).
 
     Examples
@@ -178,7 +186,7 @@ class NAROW(SecondOrderClassifier):
 
     def __init__(self, b=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.b = b
         self.covariance = covariance
         self.a = a
@@ -187,6 +195,7 @@ class NAROW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _check_params(self):
         check_positive("b", self.b)

@@ -147,7 +147,7 @@ class CW(SecondOrderClassifier):
     version : {"variance", "stdev"}, default="variance"
         Dredze et al. (2008) variance CW (the AROW paper's baseline) or the
         exact convex CW of Crammer et al. (2008).
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -165,7 +165,7 @@ class CW(SecondOrderClassifier):
 
     def __init__(self, eta=0.95, version="variance", covariance="full", a=1.0,
                  *, diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.eta = eta
         self.version = version
         self.covariance = covariance
@@ -175,6 +175,7 @@ class CW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     @property
     def _rule(self):
@@ -203,7 +204,7 @@ class SCW(SecondOrderClassifier):
         As in :class:`CW`.
     variant : {"I", "II"}, default="I"
         Hinge loss (SCW-I) or squared hinge loss (SCW-II).
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -221,7 +222,7 @@ class SCW(SecondOrderClassifier):
 
     def __init__(self, C=1.0, eta=0.95, variant="I", covariance="full", a=1.0,
                  *, diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.C = C
         self.eta = eta
         self.variant = variant
@@ -232,6 +233,7 @@ class SCW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     @property
     def _rule(self):

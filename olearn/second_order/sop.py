@@ -44,7 +44,7 @@ class SOP(SecondOrderClassifier):
     a : float, default=1.0
         The paper's ``a > 0``: ``A_0 = a I``, so ``Sigma_0 = I / a``.
     covariance : {"full", "diag"}, default="full"
-    diagonal, n_epochs, shuffle, random_state, n_jobs
+    diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -63,7 +63,8 @@ class SOP(SecondOrderClassifier):
     _rule = 5
 
     def __init__(self, a=1.0, covariance="full", *, diagonal="precision",
-                 n_epochs=1, shuffle=False, random_state=None, n_jobs=None):
+                 n_epochs=1, shuffle=False, random_state=None, n_jobs=None,
+                 record="full"):
         self.a = a
         self.covariance = covariance
         self.diagonal = diagonal
@@ -71,6 +72,7 @@ class SOP(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _sigma0(self):
         return 1.0 / float(self.a)
