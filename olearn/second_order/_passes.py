@@ -1,12 +1,12 @@
 """The compiled passes of the second-order family (see :mod:`.core`).
 
 One pass for full and one for diagonal covariance; the learner's per-round
-rule (a small ``@njit`` function in the module of its paper) is chosen by an
+rule (a small ``@njit`` function of :mod:`.rules`) is chosen by an
 index, so every learner runs the same bookkeeping.
 
 Note for developers: numba's on-disk cache of a pass is keyed on this
-file only, not on the rule modules it calls (arow.py, cw.py, sop.py); after
-editing a rule, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
+file only, not on the modules it calls (rules.py, _covariance_sweep.py,
+_row_access.py); after editing one of them, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
 old rule).
 
 A pass returns the number of updates, or ``-1 - t`` if the step of round
@@ -16,31 +16,43 @@ import math
 
 from numba import njit
 
-from ._rows2 import row_clear, row_dense, row_entry, row_span
-from .arow import arow_step, narow_step
-from .core import PENDING, sweep, sweep_parallel
-from .cw import cw_stdev_step, cw_variance_step, scw1_step, scw2_step
-from .sop import sop_step
-
-AROW, CW_VARIANCE, CW_STDEV, SCW_I, SCW_II, SOP, NAROW = range(7)
+from ._covariance_sweep import PENDING, sweep, sweep_parallel
+from ._row_access import row_clear, row_dense, row_entry, row_span
+from .rules import CW_STDEV, rule_step
 
 
 @njit(cache=True)
-def rule_step(rule, params, m, chi, y):
-    """``(f, alpha, gamma, beta)`` of the learner's rule (see :mod:`.core`)."""
-    if rule == AROW:
-        return arow_step(m, chi, y, params[0])
-    if rule == CW_VARIANCE:
-        return cw_variance_step(m, chi, y, params[0])
-    if rule == CW_STDEV:
-        return cw_stdev_step(m, chi, y, params[0])
-    if rule == SCW_I:
-        return scw1_step(m, chi, y, params[0], params[1])
-    if rule == SCW_II:
-        return scw2_step(m, chi, y, params[0], params[1])
-    if rule == SOP:
-        return sop_step(m, chi, y)
-    return narow_step(m, chi, y, params[0])
+def renormalise(S, mu, s, below):
+    """Exact CW (stdev) only: rescale ``(mu, Sigma)`` to ``(c mu, c^2 Sigma)``
+    when the largest variance falls below ``below`` (> 0; 0 turns it off).
+
+    The stdev rule is invariant under this change: with ``M -> c M`` and
+    ``V -> c^2 V`` its ``alpha`` becomes ``alpha / c`` and ``beta``
+    ``beta / c^2``, so ``mu + alpha y Sigma x -> c (mu + alpha y Sigma x)``
+    and ``Sigma - beta Sigma x x' Sigma -> c^2 (...)``, and the sign of
+    ``mu . x`` (the prediction) is unchanged.  Under label noise the rule
+    shrinks ``mu`` and ``Sigma`` together geometrically and without bound
+    until ``x' Sigma x`` underflows and the step overflows; rescaling keeps them in range.  ``c`` is a
+    power of two, so the rescaled run is the unrescaled one times ``c``,
+    ``c^2`` exactly (while the latter stays in float64's normal range).
+    ``s = Sigma x`` (just computed) is rescaled by ``c^2``.  The largest
+    variance bounds every entry (``|S_ij| <= sqrt(S_ii S_jj)``) and is
+    brought to about 1.
+    """
+    d = mu.shape[0]
+    top = 0.0
+    for j in range(d):
+        top = max(top, S[j, j])
+    if not (0.0 < top < below):
+        return
+    k = -math.frexp(top)[1] // 2
+    c = math.ldexp(1.0, k)
+    c2 = c * c
+    for i in range(d):
+        for j in range(i, d):
+            S[i, j] *= c2
+        mu[i] *= c
+        s[i] *= c2
 
 
 @njit(cache=True)
@@ -49,8 +61,8 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
     """One pass with a full covariance (upper triangle ``S``, pending update).
 
     With ``len(bounds) > 2`` the sweep runs on ``len(bounds) - 1`` threads
-    (:func:`.core.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
-    is the serial :func:`.core.sweep` (``bounds`` and ``parts`` unused)."""
+    (:func:`._covariance_sweep.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
+    is the serial :func:`._covariance_sweep.sweep` (``bounds`` and ``parts`` unused)."""
     n_updates = 0
     d = mu.shape[0]
     parallel = bounds.shape[0] > 2
@@ -61,6 +73,8 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
         else:
             sweep(S, p, state[PENDING], x, s)
         state[PENDING] = 0.0
+        if rule == CW_STDEV:
+            renormalise(S, mu, s, params[1])
         start, stop = row_span(X, t)
         m = 0.0
         chi = 0.0

@@ -47,39 +47,9 @@ NumPy transcription of the framework in ``tests/test_second_order.py``);
 DOGMA starts from ``Sigma_0 = I`` (``a = 1`` here).  The chapter shows the
 difference on a stream.
 """
-import math
-
-from numba import njit
-
 from ..base import check_positive
+from . import rules
 from .core import SecondOrderClassifier
-
-INF = math.inf
-
-
-@njit(cache=True)
-def arow_step(m, chi, y, r):
-    """AROW's round (Figure 1): ``(f, alpha, gamma, beta)``, see :mod:`.core`."""
-    if y * m >= 1.0:
-        return m, 0.0, 0.0, 0.0
-    beta = 1.0 / (chi + r)
-    alpha = max(0.0, 1.0 - y * m) * beta
-    return m, alpha * y, 1.0 / r, beta
-
-
-@njit(cache=True)
-def narow_step(m, chi, y, b):
-    """NAROW's round: ``r_t`` from ``chi_t`` and ``b``; the mean moves also
-    when ``r_t = +infinity`` (see the module docstring)."""
-    if chi > 1.0 / b:
-        r = chi / (b * chi - 1.0)
-        f = m * r / (r + chi)
-        if y * f >= 1.0:
-            return f, 0.0, 0.0, 0.0
-        return f, (y * r - m) / (r + chi), 1.0 / r, 1.0 / (r + chi)
-    if y * m >= 1.0:
-        return m, 0.0, 0.0, 0.0
-    return m, y, 0.0, 0.0
 
 
 class AROW(SecondOrderClassifier):
@@ -135,7 +105,7 @@ class AROW(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 0
+    _rule = rules.AROW
 
     def __init__(self, r=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
@@ -182,7 +152,7 @@ class NAROW(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 6
+    _rule = rules.NAROW
 
     def __init__(self, b=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,

@@ -20,20 +20,9 @@ receives ``y_t x_t``:
 footnote 2 does for every learner) runs these formulas with the diagonal of
 ``Sigma`` and keeps the diagonal of ``A`` (see :mod:`.core`).
 """
-from numba import njit
-
 from ..base import check_positive
+from . import rules
 from .core import SecondOrderClassifier
-
-
-@njit(cache=True)
-def sop_step(m, chi, y):
-    """SOP's round: ``(f, alpha, gamma, beta)`` (see :mod:`.core`)."""
-    f = m / (1.0 + chi)
-    if y * f > 0.0:
-        return f, 0.0, 0.0, 0.0
-    beta = 1.0 / (1.0 + chi)
-    return f, (y - m) * beta, 1.0, beta
 
 
 class SOP(SecondOrderClassifier):
@@ -60,7 +49,7 @@ class SOP(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 5
+    _rule = rules.SOP
 
     def __init__(self, a=1.0, covariance="full", *, diagonal="precision",
                  n_epochs=1, shuffle=False, random_state=None, n_jobs=None,
