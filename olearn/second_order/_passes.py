@@ -99,17 +99,48 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
 
 
 @njit(cache=True)
-def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
-    """One pass with a diagonal covariance, O(nnz(x_t)) per round."""
+def row_moments(X, t, ms, start, stop):
+    """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the positions
+    ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j, Sigma_jj)``).
+
+    Each sum is kept as two partial sums, over the even and the odd positions,
+    added at the end: the two chains of additions run side by side, where one
+    left-to-right sum waits for each addition before the next.  The result
+    differs from the left-to-right sum by the order of the additions only
+    (rounding).
+    """
+    m0 = 0.0
+    m1 = 0.0
+    c0 = 0.0
+    c1 = 0.0
+    k = start
+    while k + 1 < stop:
+        j, xj = row_entry(X, t, k)
+        i, xi = row_entry(X, t, k + 1)
+        m0 += ms[j, 0] * xj
+        c0 += ms[j, 1] * xj * xj
+        m1 += ms[i, 0] * xi
+        c1 += ms[i, 1] * xi * xi
+        k += 2
+    if k < stop:
+        j, xj = row_entry(X, t, k)
+        m0 += ms[j, 0] * xj
+        c0 += ms[j, 1] * xj * xj
+    return m0 + m1, c0 + c1
+
+
+@njit(cache=True)
+def diag_pass(X, y, ms, mistakes, margins, rule, params, precision):
+    """One pass with a diagonal covariance, O(nnz(x_t)) per round.
+
+    ``ms[j] = (mu_j, Sigma_jj)``: the two numbers of feature ``j`` side by
+    side, so each nonzero reads one cache line.  ``X`` may hold float32
+    values (CSR): every product is taken in float64, so the results are
+    those of the same values in float64."""
     n_updates = 0
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
-        m = 0.0
-        chi = 0.0
-        for k in range(start, stop):
-            j, xj = row_entry(X, t, k)
-            m += mu[j] * xj
-            chi += sigma[j] * xj * xj
+        m, chi = row_moments(X, t, ms, start, stop)
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
@@ -117,13 +148,18 @@ def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
                 and math.isfinite(beta)):
             return -1 - t
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
-            for k in range(start, stop):
-                j, xj = row_entry(X, t, k)
-                sj = sigma[j] * xj
-                mu[j] += alpha * sj
-                if precision:
-                    sigma[j] = sigma[j] / (1.0 + gamma * sigma[j] * xj * xj)
-                else:
-                    sigma[j] -= beta * sj * sj
+            if precision:
+                for k in range(start, stop):
+                    j, xj = row_entry(X, t, k)
+                    sigma = ms[j, 1]
+                    ms[j, 0] += alpha * (sigma * xj)
+                    ms[j, 1] = sigma / (1.0 + gamma * sigma * xj * xj)
+            else:
+                for k in range(start, stop):
+                    j, xj = row_entry(X, t, k)
+                    sigma = ms[j, 1]
+                    sj = sigma * xj
+                    ms[j, 0] += alpha * sj
+                    ms[j, 1] = sigma - beta * sj * sj
             n_updates += 1
     return n_updates
