@@ -98,7 +98,7 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
     return n_updates
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def row_moments(X, t, ms, start, stop):
     """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the positions
     ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j, Sigma_jj)``).
@@ -129,7 +129,7 @@ def row_moments(X, t, ms, start, stop):
     return m0 + m1, c0 + c1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def diag_pass(X, y, ms, mistakes, margins, rule, params, precision):
     """One pass with a diagonal covariance, O(nnz(x_t)) per round.
 
