@@ -134,9 +134,10 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision):
     """One pass with a diagonal covariance, O(nnz(x_t)) per round.
 
     ``ms[j] = (mu_j, Sigma_jj)``: the two numbers of feature ``j`` side by
-    side, so each nonzero reads one cache line.  ``X`` may hold float32
-    values (CSR): every product is taken in float64, so the results are
-    those of the same values in float64."""
+    side, so each nonzero reads one cache line.  numpy's error model: no
+    test before each division (its divisor, ``1 + gamma Sigma_jj x_j^2``, is
+    at least 1).  ``X`` may hold float32 values (CSR): every product is taken
+    in float64, so the results are those of the same values in float64."""
     n_updates = 0
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
