@@ -325,3 +325,120 @@ def test_frozen_parameters_between_partial_fit_calls():
 def test_public_names():
     for name in ("AROW", "CW", "SCW", "SOP", "NAROW"):
         assert name in olearn.__all__ and hasattr(olearn, name)
+
+
+@pytest.mark.parametrize("est", ALL, ids=repr)
+def test_record_counts(est):
+    """record="counts" (the base's meaning): the same counts and model as
+    record="full", no per-round record, and it cannot change mid-stream."""
+    from sklearn.base import clone
+    from olearn.base import FrozenParameterError
+    X, y = stream(n=120, d=6)
+    full = clone(est).fit(X, y)
+    counts = clone(est).set_params(record="counts").fit(X, y)
+    assert (counts.n_rounds_, counts.n_mistakes_, counts.n_updates_) == \
+        (full.n_rounds_, full.n_mistakes_, full.n_updates_)
+    assert_array_equal(counts.coef_, full.coef_)
+    with pytest.raises(AttributeError, match="record='counts'"):
+        counts.mistakes_
+    part = clone(est).set_params(record="counts").partial_fit(X[:60], y[:60])
+    part.set_params(record="full")
+    with pytest.raises(FrozenParameterError, match="record"):
+        part.partial_fit(X[60:], y[60:])
+
+
+def sparse_stream32(n=600, d=40, seed=3):
+    X, y = stream(n=n, d=d, seed=seed)
+    X[np.abs(X) < 0.9] = 0.0
+    return sp.csr_matrix(X.astype(np.float32)), y
+
+
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+def test_float32_csr_learns_without_a_float64_copy(covariance):
+    """float32 CSR is not copied to float64 (issue 19) and every learner's
+    results equal those of the same values in float64, bit for bit."""
+    X32, y = sparse_stream32()
+    X64 = X32.astype(np.float64)
+    assert AROW(covariance=covariance)._validate(X32, y, reset=True)[0] is X32
+    for est in ALL:
+        if est.covariance != covariance:
+            continue
+        try:
+            a = est.fit(X32, y)
+        except FloatingPointError:   # exact CW's diagonal projection diverges
+            with pytest.raises(FloatingPointError, match="diverges"):
+                est.fit(X64, y)
+            continue
+        coef, cov, margins = a.coef_, a.covariance_, a.margins_.copy()
+        b = est.fit(X64, y)
+        assert_array_equal(coef, b.coef_)
+        assert_array_equal(cov, b.covariance_)
+        assert_array_equal(margins, b.margins_)
+    bad = X32.copy()
+    bad.data[5] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        AROW(covariance=covariance).fit(bad, y)
+    bad = X32.copy()
+    bad.indices[5] = 10 ** 6
+    with pytest.raises(ValueError, match="malformed CSR"):
+        AROW(covariance=covariance).fit(bad, y)
+
+
+def ref_diag_pass(X, y, rule, params, precision):
+    """The diagonal pass written out with left-to-right sums (the rules
+    themselves from olearn.second_order.rules, run as Python)."""
+    from olearn.second_order.rules import rule_step
+    d = X.shape[1]
+    mu, s2 = np.zeros(d), np.full(d, 1.0)
+    mistakes = []
+    for x, yy in zip(X, y):
+        nz = np.flatnonzero(x)
+        m = chi = 0.0
+        for j in nz:
+            m += mu[j] * x[j]
+            chi += s2[j] * x[j] * x[j]
+        f, alpha, gamma, beta = rule_step.py_func(rule, params, m, chi, yy)
+        mistakes.append((f > 0) != (yy > 0))
+        if chi > 0 and (alpha != 0 or gamma != 0):
+            for j in nz:
+                sj = s2[j] * x[j]
+                mu[j] += alpha * sj
+                s2[j] = (s2[j] / (1 + gamma * s2[j] * x[j] ** 2) if precision
+                         else s2[j] - beta * sj * sj)
+    return mu, s2, np.array(mistakes)
+
+
+@pytest.mark.parametrize("diagonal", ["precision", "covariance"])
+def test_diagonal_pass_equals_left_to_right_sums(diagonal):
+    """The diagonal pass sums m and chi as two interleaved partial sums (issue
+    19, speed): equal to the left-to-right pass within round-off, for every
+    rule, with the same mistakes."""
+    X32, y = sparse_stream32(n=400)
+    X = X32.toarray().astype(np.float64)
+    for est in (AROW(r=0.5), CW(), SCW(), SCW(variant="II"), SOP(), NAROW(b=0.5)):
+        est.set_params(covariance="diag", diagonal=diagonal).fit(sp.csr_matrix(X), y)
+        params = np.asarray(est._rule_params(), dtype=np.float64)
+        mu, s2, mistakes = ref_diag_pass(X, np.where(y > 0, 1.0, -1.0),
+                                         est._rule, params, diagonal == "precision")
+        assert_array_equal(est.mistakes_, mistakes)
+        assert_allclose(est.coef_.ravel(), mu, rtol=1e-11, atol=1e-14)
+        assert_allclose(est.covariance_, s2, rtol=1e-11)
+
+
+def test_diagonal_model_survives_pickling_mid_stream():
+    """mu and Sigma (diagonal) are columns of one array: after pickling they
+    are columns of the unpickled array again, and learning goes on alike."""
+    import copy
+    import pickle
+    X32, y = sparse_stream32()
+    est = AROW(covariance="diag").partial_fit(X32[:300], y[:300])
+    twins = [pickle.loads(pickle.dumps(est)), copy.deepcopy(est)]
+    for model in [est] + twins:
+        model.partial_fit(X32[300:], y[300:])
+    for twin in twins:
+        assert np.shares_memory(twin._mu, twin._pairs)
+        assert_array_equal(twin.coef_, est.coef_)
+        assert_array_equal(twin.covariance_, est.covariance_)
+    refit = AROW(covariance="diag").fit(X32, y).set_params(covariance="full").fit(X32, y)
+    assert "_pairs" not in refit.__dict__
+    assert_array_equal(pickle.loads(pickle.dumps(refit)).coef_, refit.coef_)

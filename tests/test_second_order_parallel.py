@@ -15,7 +15,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from olearn import AROW, CW, NAROW, SCW, SOP
 from olearn.base import compiled_rows
 from olearn.second_order._passes import full_pass
-from olearn.second_order.core import flush, sweep, sweep_bounds, sweep_parallel
+from olearn.second_order._covariance_sweep import (flush, sweep, sweep_bounds,
+                                                  sweep_parallel)
 
 LEARNERS = {
     "AROW": lambda **kw: AROW(r=0.5, **kw),

@@ -74,7 +74,7 @@ def test_olpy_scw2_step_has_two_typos():
     """olpy's SCW-II alpha squares v and phi with ``*2`` instead of ``**2``
     inside gamma: it agrees with the paper's formula exactly when v = 2 and
     phi = 2 (where x*2 = x**2), and not otherwise."""
-    from olearn.second_order.cw import scw2_step
+    from olearn.second_order.rules import scw2_step
     peer = olpy.SCW2(C=0.8, eta=float(norm.cdf(2.0)))
     peer._setup(np.zeros((1, 2)))
     assert peer._phi == pytest.approx(2.0)

@@ -8,6 +8,7 @@ positive (diagonal).
 """
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.preprocessing import MaxAbsScaler
 
 from olearn import AROW, CW, SCW, datasets
@@ -70,3 +71,57 @@ def test_variance_cw_overflow_on_raw_spambase_is_a_clear_error(spambase):
         for _ in range(30):
             est.partial_fit(X, y, classes=[0, 1])
     assert np.isfinite(est.coef_).all() and (est.covariance_ >= 0).all()
+
+
+def noisy_gaussian_stream(n=100_000, d=50, noise=0.1, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
+    clean = y.copy()
+    y[rng.random(n) < noise] *= -1
+    return X, y, clean
+
+
+def test_exact_cw_full_renormalises_and_finishes_a_noisy_stream():
+    """Exact (stdev) CW shrinks mu and Sigma together under label noise; left
+    alone (renormalisation off: the pass called with threshold 0) the step
+    overflows after some 35,000 rounds of 100,000.  The learner rescales by
+    powers of two, so it finishes, and on the prefix the unrescaled rule
+    covered its mistakes are the same and its margins are the unrescaled
+    ones times a power of two (exactly while the latter are normal floats)."""
+    from olearn.second_order._passes import full_pass
+    X, y, _ = noisy_gaussian_stream()
+    est = CW(version="stdev").fit(X, y)
+    assert est.n_rounds_ == len(y)
+    assert np.isfinite(est.coef_).all() and np.abs(est.coef_).max() > 0
+    ref = CW(version="stdev")
+    ref._check_params()
+    ref._init_state(X.shape[1])
+    mistakes, margins = np.zeros(len(y), dtype=bool), np.zeros(len(y))
+    params = np.array([ref._rule_params()[0], 0.0])   # renormalisation off
+    result = full_pass(X, y, ref._mu, ref._Sigma, ref._p, ref._s, ref._xbuf,
+                       ref._state, mistakes, margins, ref._rule, params,
+                       np.zeros(1, dtype=np.int64), np.empty((0, 0)))
+    t0 = -1 - result
+    assert 20_000 < t0 < len(y)
+    assert_array_equal(est.mistakes_[:t0], mistakes[:t0])
+    nonzero = margins[:t0] != 0
+    log2 = np.log2(est.margins_[:t0][nonzero] / margins[:t0][nonzero])
+    assert log2.max() > 100                      # it did rescale
+    head = int(0.95 * log2.size)                 # the reference still normal
+    assert_array_equal(log2[:head], np.round(log2[:head]))
+    assert_allclose(log2, np.round(log2), atol=1e-6)
+
+
+def test_exact_cw_diagonal_error_says_the_rule_diverges():
+    """The diagonal projection of exact CW diverges on noise-free standard
+    normal rows (no scale problem): the error says so and names what works."""
+    X, _, y = noisy_gaussian_stream(n=2_000)
+    with pytest.raises(FloatingPointError, match="diverges whatever the scale") \
+            as error:
+        CW(version="stdev", covariance="diag").fit(X, y)
+    assert "Scale the features" not in str(error.value)
+    assert "version='variance'" in str(error.value)
+    for works in (CW(covariance="diag"), AROW(covariance="diag"),
+                  SCW(covariance="diag"), CW(version="stdev")):
+        assert works.fit(X, y).n_rounds_ == len(y)

@@ -1,12 +1,12 @@
 """The compiled passes of the second-order family (see :mod:`.core`).
 
 One pass for full and one for diagonal covariance; the learner's per-round
-rule (a small ``@njit`` function in the module of its paper) is chosen by an
+rule (a small ``@njit`` function of :mod:`.rules`) is chosen by an
 index, so every learner runs the same bookkeeping.
 
 Note for developers: numba's on-disk cache of a pass is keyed on this
-file only, not on the rule modules it calls (arow.py, cw.py, sop.py); after
-editing a rule, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
+file only, not on the modules it calls (rules.py, _covariance_sweep.py,
+_row_access.py); after editing one of them, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
 old rule).
 
 A pass returns the number of updates, or ``-1 - t`` if the step of round
@@ -16,31 +16,43 @@ import math
 
 from numba import njit
 
-from ._rows2 import row_clear, row_dense, row_entry, row_span
-from .arow import arow_step, narow_step
-from .core import PENDING, sweep, sweep_parallel
-from .cw import cw_stdev_step, cw_variance_step, scw1_step, scw2_step
-from .sop import sop_step
-
-AROW, CW_VARIANCE, CW_STDEV, SCW_I, SCW_II, SOP, NAROW = range(7)
+from ._covariance_sweep import PENDING, sweep, sweep_parallel
+from ._row_access import row_clear, row_dense, row_entry, row_span
+from .rules import CW_STDEV, rule_step
 
 
 @njit(cache=True)
-def rule_step(rule, params, m, chi, y):
-    """``(f, alpha, gamma, beta)`` of the learner's rule (see :mod:`.core`)."""
-    if rule == AROW:
-        return arow_step(m, chi, y, params[0])
-    if rule == CW_VARIANCE:
-        return cw_variance_step(m, chi, y, params[0])
-    if rule == CW_STDEV:
-        return cw_stdev_step(m, chi, y, params[0])
-    if rule == SCW_I:
-        return scw1_step(m, chi, y, params[0], params[1])
-    if rule == SCW_II:
-        return scw2_step(m, chi, y, params[0], params[1])
-    if rule == SOP:
-        return sop_step(m, chi, y)
-    return narow_step(m, chi, y, params[0])
+def renormalise(S, mu, s, below):
+    """Exact CW (stdev) only: rescale ``(mu, Sigma)`` to ``(c mu, c^2 Sigma)``
+    when the largest variance falls below ``below`` (> 0; 0 turns it off).
+
+    The stdev rule is invariant under this change: with ``M -> c M`` and
+    ``V -> c^2 V`` its ``alpha`` becomes ``alpha / c`` and ``beta``
+    ``beta / c^2``, so ``mu + alpha y Sigma x -> c (mu + alpha y Sigma x)``
+    and ``Sigma - beta Sigma x x' Sigma -> c^2 (...)``, and the sign of
+    ``mu . x`` (the prediction) is unchanged.  Under label noise the rule
+    shrinks ``mu`` and ``Sigma`` together geometrically and without bound
+    until ``x' Sigma x`` underflows and the step overflows; rescaling keeps them in range.  ``c`` is a
+    power of two, so the rescaled run is the unrescaled one times ``c``,
+    ``c^2`` exactly (while the latter stays in float64's normal range).
+    ``s = Sigma x`` (just computed) is rescaled by ``c^2``.  The largest
+    variance bounds every entry (``|S_ij| <= sqrt(S_ii S_jj)``) and is
+    brought to about 1.
+    """
+    d = mu.shape[0]
+    top = 0.0
+    for j in range(d):
+        top = max(top, S[j, j])
+    if not (0.0 < top < below):
+        return
+    k = -math.frexp(top)[1] // 2
+    c = math.ldexp(1.0, k)
+    c2 = c * c
+    for i in range(d):
+        for j in range(i, d):
+            S[i, j] *= c2
+        mu[i] *= c
+        s[i] *= c2
 
 
 @njit(cache=True)
@@ -49,8 +61,8 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
     """One pass with a full covariance (upper triangle ``S``, pending update).
 
     With ``len(bounds) > 2`` the sweep runs on ``len(bounds) - 1`` threads
-    (:func:`.core.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
-    is the serial :func:`.core.sweep` (``bounds`` and ``parts`` unused)."""
+    (:func:`._covariance_sweep.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
+    is the serial :func:`._covariance_sweep.sweep` (``bounds`` and ``parts`` unused)."""
     n_updates = 0
     d = mu.shape[0]
     parallel = bounds.shape[0] > 2
@@ -61,6 +73,8 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
         else:
             sweep(S, p, state[PENDING], x, s)
         state[PENDING] = 0.0
+        if rule == CW_STDEV:
+            renormalise(S, mu, s, params[1])
         start, stop = row_span(X, t)
         m = 0.0
         chi = 0.0
@@ -84,18 +98,50 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
     return n_updates
 
 
-@njit(cache=True)
-def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
-    """One pass with a diagonal covariance, O(nnz(x_t)) per round."""
+@njit(cache=True, error_model="numpy")
+def row_moments(X, t, ms, start, stop):
+    """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the positions
+    ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j, Sigma_jj)``).
+
+    Each sum is kept as two partial sums, over the even and the odd positions,
+    added at the end: the two chains of additions run side by side, where one
+    left-to-right sum waits for each addition before the next.  The result
+    differs from the left-to-right sum by the order of the additions only
+    (rounding).
+    """
+    m0 = 0.0
+    m1 = 0.0
+    c0 = 0.0
+    c1 = 0.0
+    k = start
+    while k + 1 < stop:
+        j, xj = row_entry(X, t, k)
+        i, xi = row_entry(X, t, k + 1)
+        m0 += ms[j, 0] * xj
+        c0 += ms[j, 1] * xj * xj
+        m1 += ms[i, 0] * xi
+        c1 += ms[i, 1] * xi * xi
+        k += 2
+    if k < stop:
+        j, xj = row_entry(X, t, k)
+        m0 += ms[j, 0] * xj
+        c0 += ms[j, 1] * xj * xj
+    return m0 + m1, c0 + c1
+
+
+@njit(cache=True, error_model="numpy")
+def diag_pass(X, y, ms, mistakes, margins, rule, params, precision):
+    """One pass with a diagonal covariance, O(nnz(x_t)) per round.
+
+    ``ms[j] = (mu_j, Sigma_jj)``: the two numbers of feature ``j`` side by
+    side, so each nonzero reads one cache line.  numpy's error model: no
+    test before each division (its divisor, ``1 + gamma Sigma_jj x_j^2``, is
+    at least 1).  ``X`` may hold float32 values (CSR): every product is taken
+    in float64, so the results are those of the same values in float64."""
     n_updates = 0
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
-        m = 0.0
-        chi = 0.0
-        for k in range(start, stop):
-            j, xj = row_entry(X, t, k)
-            m += mu[j] * xj
-            chi += sigma[j] * xj * xj
+        m, chi = row_moments(X, t, ms, start, stop)
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
@@ -103,13 +149,18 @@ def diag_pass(X, y, mu, sigma, s, mistakes, margins, rule, params, precision):
                 and math.isfinite(beta)):
             return -1 - t
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
-            for k in range(start, stop):
-                j, xj = row_entry(X, t, k)
-                sj = sigma[j] * xj
-                mu[j] += alpha * sj
-                if precision:
-                    sigma[j] = sigma[j] / (1.0 + gamma * sigma[j] * xj * xj)
-                else:
-                    sigma[j] -= beta * sj * sj
+            if precision:
+                for k in range(start, stop):
+                    j, xj = row_entry(X, t, k)
+                    sigma = ms[j, 1]
+                    ms[j, 0] += alpha * (sigma * xj)
+                    ms[j, 1] = sigma / (1.0 + gamma * sigma * xj * xj)
+            else:
+                for k in range(start, stop):
+                    j, xj = row_entry(X, t, k)
+                    sigma = ms[j, 1]
+                    sj = sigma * xj
+                    ms[j, 0] += alpha * sj
+                    ms[j, 1] = sigma - beta * sj * sj
             n_updates += 1
     return n_updates

@@ -47,39 +47,9 @@ NumPy transcription of the framework in ``tests/test_second_order.py``);
 DOGMA starts from ``Sigma_0 = I`` (``a = 1`` here).  The chapter shows the
 difference on a stream.
 """
-import math
-
-from numba import njit
-
 from ..base import check_positive
+from . import rules
 from .core import SecondOrderClassifier
-
-INF = math.inf
-
-
-@njit(cache=True)
-def arow_step(m, chi, y, r):
-    """AROW's round (Figure 1): ``(f, alpha, gamma, beta)``, see :mod:`.core`."""
-    if y * m >= 1.0:
-        return m, 0.0, 0.0, 0.0
-    beta = 1.0 / (chi + r)
-    alpha = max(0.0, 1.0 - y * m) * beta
-    return m, alpha * y, 1.0 / r, beta
-
-
-@njit(cache=True)
-def narow_step(m, chi, y, b):
-    """NAROW's round: ``r_t`` from ``chi_t`` and ``b``; the mean moves also
-    when ``r_t = +infinity`` (see the module docstring)."""
-    if chi > 1.0 / b:
-        r = chi / (b * chi - 1.0)
-        f = m * r / (r + chi)
-        if y * f >= 1.0:
-            return f, 0.0, 0.0, 0.0
-        return f, (y * r - m) / (r + chi), 1.0 / r, 1.0 / (r + chi)
-    if y * m >= 1.0:
-        return m, 0.0, 0.0, 0.0
-    return m, y, 0.0, 0.0
 
 
 class AROW(SecondOrderClassifier):
@@ -110,6 +80,13 @@ class AROW(SecondOrderClassifier):
         by the order in which terms of ``Sigma x`` are added (rounding).
         May change between ``partial_fit`` calls. Ignored with
         ``covariance="diag"``.
+    record : {"full", "counts"}, default="full"
+        ``"full"`` keeps the per-round record ``mistakes_`` and ``margins_``
+        (9 bytes per round, growing without end on an endless stream);
+        ``"counts"`` keeps only ``n_rounds_``, ``n_mistakes_`` and
+        ``n_updates_`` (constant memory), and reading ``mistakes_`` or
+        ``margins_`` then raises an ``AttributeError`` saying so.  It cannot
+        change between ``partial_fit`` calls.
 
     Attributes
     ----------
@@ -128,11 +105,11 @@ class AROW(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 0
+    _rule = rules.AROW
 
     def __init__(self, r=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.r = r
         self.covariance = covariance
         self.a = a
@@ -141,6 +118,7 @@ class AROW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _check_params(self):
         check_positive("r", self.r)
@@ -159,7 +137,7 @@ class NAROW(SecondOrderClassifier):
     ----------
     b : float, default=1.0
         ``b > 0``.
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`AROW` (``n_jobs``: ours, threads of the full sweep).
 
     Examples
@@ -174,11 +152,11 @@ class NAROW(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 6
+    _rule = rules.NAROW
 
     def __init__(self, b=1.0, covariance="full", a=1.0, *,
                  diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.b = b
         self.covariance = covariance
         self.a = a
@@ -187,6 +165,7 @@ class NAROW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _check_params(self):
         check_positive("b", self.b)

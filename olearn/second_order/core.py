@@ -60,15 +60,17 @@ import os
 
 import numba
 import numpy as np
-from numba import njit, prange
+import scipy.sparse as sp
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .._rows import row_dot
+from .._checks import assert_finite, check_csr
 from ..base import OnlineClassifier, check_positive
+from . import rules
+from ._covariance_sweep import flush, mirror, sweep_bounds
+from ._passes import diag_pass, full_pass
 
 COVARIANCES = ("full", "diag")
 DIAGONALS = ("precision", "covariance")
-PENDING = 0      # state[PENDING]: beta of the rank-one update not yet applied
 
 
 def _available_memory():
@@ -99,157 +101,10 @@ def check_full_fits(name, n_features):
             f"high-dimensional data.")
 
 
-# -- the full-covariance sweep -------------------------------------------------
-@njit(cache=True, fastmath={"reassoc", "contract", "nsz"})
-def sweep(S, p, beta, x, s):
-    """Apply ``S <- S - beta p p'`` and return ``s = S x`` in one sweep.
-
-    ``S`` holds the upper triangle of a symmetric matrix (``S[i, j]``, j >= i);
-    ``x`` is dense.  Rows are taken two at a time: rows ``i`` and ``i+1`` of
-    the triangle are updated, scattered into ``s`` (``s_j += S_ij x_i +
-    S_{i+1,j} x_{i+1}``) and dotted with ``x`` in one loop, so ``s``, ``p``
-    and ``x`` are streamed once per pair of rows.  The loops run over slices
-    (0-based: numba's index wraparound check vanishes and LLVM vectorises
-    them); ``reassoc`` lets LLVM vectorise the dot products, which changes
-    only the order in which their terms are added.  With ``beta == 0`` the
-    triangle is only read.
-    """
-    d = x.shape[0]
-    _sweep_pairs(S, p, beta, x, s, 0, d // 2)
-    if d % 2 == 1:
-        i = d - 1
-        v = S[i, i] - beta * p[i] * p[i]
-        S[i, i] = v
-        s[i] += v * x[i]
-
-
-@njit(cache=True, fastmath={"reassoc", "contract", "nsz"})
-def _sweep_pairs(S, p, beta, x, s, q0, q1):
-    """The loop of :func:`sweep` over the row pairs ``q0 <= q < q1`` (rows
-    ``2q`` and ``2q+1``), scattering into ``s``; ``s[2 q0:]`` is zeroed first
-    (a chunk never writes below its first row)."""
-    d = x.shape[0]
-    for j in range(2 * q0, d):
-        s[j] = 0.0
-    for q in range(q0, q1):
-        i = 2 * q
-        k = i + 1
-        bpi = beta * p[i]
-        bpk = beta * p[k]
-        xi = x[i]
-        xk = x[k]
-        a00 = S[i, i] - bpi * p[i]
-        a01 = S[i, k] - bpi * p[k]
-        a11 = S[k, k] - bpk * p[k]
-        Si = S[i, i + 2:]
-        Sk = S[k, i + 2:]
-        pv = p[i + 2:]
-        xv = x[i + 2:]
-        sv = s[i + 2:]
-        acc_i = a00 * xi + a01 * xk
-        acc_k = a01 * xi + a11 * xk
-        if beta != 0.0:
-            S[i, i] = a00
-            S[i, k] = a01
-            S[k, k] = a11
-            for j in range(Si.shape[0]):
-                vi = Si[j] - bpi * pv[j]
-                vk = Sk[j] - bpk * pv[j]
-                Si[j] = vi
-                Sk[j] = vk
-                sv[j] += vi * xi + vk * xk
-                acc_i += vi * xv[j]
-                acc_k += vk * xv[j]
-        else:
-            for j in range(Si.shape[0]):
-                vi = Si[j]
-                vk = Sk[j]
-                sv[j] += vi * xi + vk * xk
-                acc_i += vi * xv[j]
-                acc_k += vk * xv[j]
-        s[i] += acc_i
-        s[k] += acc_k
-
-
-def sweep_bounds(d, n_chunks):
-    """Pair indices ``0 = b_0 <= ... <= b_T = d // 2`` that cut the row pairs
-    of a d x d triangle into ``T = n_chunks`` chunks of about the same number
-    of entries (pair ``q``, rows ``2q`` and ``2q+1``, holds ``2d - 1 - 4q``)."""
-    n_pairs = d // 2
-    sizes = 2 * d - 1 - 4 * np.arange(n_pairs, dtype=np.int64)
-    cum = np.concatenate(([0], np.cumsum(sizes)))
-    targets = cum[-1] * np.arange(1, n_chunks) / n_chunks
-    inner = np.searchsorted(cum, targets)
-    return np.concatenate(([0], inner, [n_pairs])).astype(np.int64)
-
-
-@njit(cache=True, parallel=True, fastmath={"reassoc", "contract", "nsz"})
-def sweep_parallel(S, p, beta, x, s, bounds, parts):
-    """:func:`sweep` on ``T = len(bounds) - 1`` threads (opt-in, ``n_jobs``).
-
-    Chunk ``c`` takes the row pairs ``bounds[c] <= q < bounds[c+1]`` (from
-    :func:`sweep_bounds`: about the same number of triangle entries each),
-    updates them and scatters ``S x`` into its own row ``parts[c]`` (a T x d
-    buffer: no two threads write the same number); the partial vectors are
-    then summed into ``s``.  Each entry of ``S`` and ``s`` is computed by the
-    same operations as in :func:`sweep` (same fastmath flags); only the order
-    in which the terms of ``s_j`` are added differs (the chunks' partial sums
-    are added at the end), so results differ from the serial sweep by
-    rounding only.
-    """
-    d = x.shape[0]
-    n_chunks = bounds.shape[0] - 1
-    for c in prange(n_chunks):
-        _sweep_pairs(S, p, beta, x, parts[c], bounds[c], bounds[c + 1])
-    for j in range(d):
-        s[j] = 0.0
-    for c in range(n_chunks):
-        lo = 2 * bounds[c]
-        if 2 * bounds[c + 1] > lo:
-            pc = parts[c, lo:]
-            sv = s[lo:]
-            for j in range(pc.shape[0]):
-                sv[j] += pc[j]
-    if d % 2 == 1:
-        i = d - 1
-        v = S[i, i] - beta * p[i] * p[i]
-        S[i, i] = v
-        s[i] += v * x[i]
-
-
-@njit(cache=True)
-def flush(S, p, state):
-    """Apply the pending rank-one update to the triangle."""
-    beta = state[PENDING]
-    if beta != 0.0:
-        d = p.shape[0]
-        for i in range(d):
-            bpi = beta * p[i]
-            for j in range(i, d):
-                S[i, j] -= bpi * p[j]
-        state[PENDING] = 0.0
-
-
-@njit(cache=True)
-def mirror(S):
-    """The symmetric matrix whose upper triangle is ``S`` (a copy)."""
-    d = S.shape[0]
-    out = np.empty((d, d))
-    for i in range(d):
-        for j in range(i, d):
-            out[i, j] = S[i, j]
-            out[j, i] = S[i, j]
-    return out
-
-
-def _is_csr(X):
-    return isinstance(X, tuple)
-
-
 class SecondOrderClassifier(OnlineClassifier):
     """Base of the learners whose model is a Gaussian ``N(mu, Sigma)``.
 
-    Subclasses set ``_rule`` (an index of :mod:`olearn.second_order._passes`)
+    Subclasses set ``_rule`` (an index of :mod:`olearn.second_order.rules`)
     and ``_rule_params()``; ``_sigma0()`` gives the initial variance.
     """
 
@@ -292,20 +147,61 @@ class SecondOrderClassifier(OnlineClassifier):
         if self.covariance == "full":
             check_full_fits(type(self).__name__, n_features)
             self._Sigma = self._sigma0() * np.eye(n_features)
+            self._mu = np.zeros(n_features)
+            self.__dict__.pop("_pairs", None)
         else:
-            self._Sigma = np.full(n_features, self._sigma0())
-        self._mu = np.zeros(n_features)
+            self._pairs = np.zeros((n_features, 2))
+            self._pairs[:, 1] = self._sigma0()
+            self._diag_views()
         self._p = np.zeros(n_features if self.covariance == "full" else 0)
-        self._s = np.zeros(n_features)
+        self._s = np.zeros(n_features if self.covariance == "full" else 0)
         self._xbuf = np.zeros(n_features if self.covariance == "full" else 0)
         self._state = np.zeros(1)
         self._frozen_values = self._frozen()
+
+    def _diag_views(self):
+        """Diagonal covariance: ``mu_j`` and ``Sigma_jj`` side by side in one
+        d x 2 array ``_pairs`` (the pass reads both for every nonzero: one
+        cache line instead of two); ``_mu`` and ``_Sigma`` are its columns."""
+        self._mu = self._pairs[:, 0]
+        self._Sigma = self._pairs[:, 1]
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if "_pairs" in state:      # the views are rebuilt, not pickled as copies
+            state = {k: v for k, v in state.items() if k not in ("_mu", "_Sigma")}
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "_pairs" in self.__dict__:
+            self._diag_views()
+
+    def _validate(self, X, y, reset):
+        """The base's checks; float32 CSR input (canonical) keeps its values.
+
+        Ours: the passes take every product of a value of ``X`` in float64,
+        and every float32 is exactly a float64, so learning from the float32
+        values gives the results of ``X.astype(np.float64)`` bit for bit,
+        without the copy (15 million values for the sparse benchmark stream).
+        ``y``, its labels and the number of features are validated by the
+        base on an empty CSR matrix of the same shape; the structure and the
+        values of ``X`` are checked here as the base checks them.
+        """
+        if not (sp.issparse(X) and X.format == "csr" and X.dtype == np.float32
+                and X.has_canonical_format):
+            return super()._validate(X, y, reset)
+        _, y, labels = super()._validate(sp.csr_matrix(X.shape), y, reset)
+        check_csr(X)
+        bad = ~np.isfinite(X.data)
+        if bad.any():
+            assert_finite(X.data[bad].astype(np.float64))   # the base's error
+        return X, y, labels
 
     def _frozen(self):
         return {name: getattr(self, name) for name in self._frozen_params}
 
     def _learn(self, X, y, mistakes, margins):
-        from ._passes import diag_pass, full_pass
         self._check_params()
         now = self._frozen()
         if now != self._frozen_values:
@@ -335,20 +231,35 @@ class SecondOrderClassifier(OnlineClassifier):
             finally:
                 numba.set_num_threads(previous)
         else:
-            result = diag_pass(X, y, self._mu, self._Sigma, self._s, mistakes,
-                               margins, self._rule, params,
-                               self.diagonal == "precision")
+            result = diag_pass(X, y, self._pairs, mistakes, margins, self._rule,
+                               params, self.diagonal == "precision")
         if result < 0:
-            t = -1 - result
-            raise FloatingPointError(
-                f"{type(self).__name__}: the step of round {t} of this call "
-                f"overflowed (x' Sigma x has become too small for the "
-                f"margin the round asks for, e.g. after many updates on "
-                f"features of very different scales); the pass stopped before "
-                f"applying it (the online record does not cover this call). "
-                f"Scale the features (e.g. sklearn's MaxAbsScaler) and fit "
-                f"again.")
+            raise FloatingPointError(self._overflow_message(-1 - result))
         return result
+
+    def _overflow_message(self, t):
+        """Why the step of round ``t`` (of this call) overflowed, and the fix."""
+        head = (f"{type(self).__name__}: the step of round {t} of this call "
+                f"overflowed; the pass stopped before applying it (the model "
+                f"is as it was before that round; the online record does not "
+                f"cover this call). ")
+        if (self._rule == rules.CW_STDEV and self.covariance == "diag"
+                and self.diagonal == "precision"):
+            return head + (
+                "The diagonal projection of the exact (stdev) CW update "
+                "diverges whatever the scale of the features: on a mistake the "
+                "full update shrinks Sigma only along x_t, but its diagonal "
+                "projection shrinks the variance of every feature of x_t by "
+                "the same large factor, so x' Sigma x collapses on later rows "
+                "(to about its square at each mistake) while the mean keeps "
+                "its size, until the step overflows. Use "
+                "version='variance' (the diagonal CW of Dredze et al.), SCW or "
+                "AROW, or this rule with covariance='full'.")
+        return head + (
+            "x' Sigma x has become too small for the margin the round asks "
+            "for, e.g. after many updates on features of very different "
+            "scales. Scale the features (e.g. sklearn's MaxAbsScaler) and fit "
+            "again.")
 
     def _decision(self, X):
         return safe_sparse_dot(X, self._mu)

@@ -23,6 +23,32 @@ such that ``Pr[y_t w.x_t >= 0] >= eta``; with ``phi = Phi^{-1}(eta)`` and
         mu   += alpha y Sigma x,   Sigma -= beta Sigma x x' Sigma
         (Sigma^{-1} += alpha phi / sqrt(u) x x').
 
+    The rule is invariant under ``mu -> c mu``, ``Sigma -> c^2 Sigma``
+    (``M -> c M``, ``V -> c^2 V`` give ``alpha -> alpha / c``,
+    ``sqrt(u) -> c sqrt(u)``, ``beta -> beta / c^2``), and under label noise
+    it shrinks ``mu`` and ``Sigma`` together geometrically: left alone they
+    underflow (``V`` reaches 1e-308 and the step overflows) after some
+    tens of thousands of rounds.  With full covariance the pass rescales
+    them by a power of two ``c``, ``c^2`` whenever the largest variance falls
+    below ``RENORMALISE_BELOW`` (:func:`._passes.renormalise`): the
+    predictions and every later step are those of the unrescaled rule
+    (exactly, while the latter is in float64's normal range), but
+    ``coef_``, ``covariance_`` and ``margins_`` are then those of the
+    rescaled model (same signs, scaled by ``c``, ``c^2``, ``c``).
+
+    The diagonal projection of this rule (``covariance="diag"``, the
+    default ``diagonal="precision"``) diverges, whatever the scale of the
+    features.  On a mistake with ``|M| >> sqrt(V)`` (``gamma ~ (phi M /
+    V)^2``) the full update shrinks ``Sigma`` only along ``x_t``
+    (``x' Sigma x`` drops to about ``V^2 / (phi M)^2``); the projection
+    shrinks the variance of every feature of ``x_t`` by that factor, so
+    ``x' Sigma x`` collapses on the rows that follow (to about its square at
+    each mistake) while ``mu`` keeps its size, and a few mistakes later the
+    step overflows (within a few hundred rounds of a noise-free
+    standard-normal stream).  The learner then raises and says so; the
+    variance version, SCW and AROW run on (diagonal or full), and so does
+    this rule with full covariance.
+
 SCW (Wang, Zhao, Hoi 2012) adds the loss ``max(0, phi sqrt(x' Sigma x) -
 y mu.x)`` to the KL divergence with weight ``C`` (SCW-I) or its square
 (SCW-II); the update is the one above with
@@ -40,92 +66,17 @@ projection of the precision update, Dredze et al. 2008, Section 5).
 """
 import math
 
-from numba import njit
 from scipy.stats import norm
 
 from ..base import check_positive
+from . import rules
 from .core import SecondOrderClassifier
 
 VERSIONS = ("variance", "stdev")
+#: exact CW, full covariance: (mu, Sigma) -> (c mu, c^2 Sigma) when the largest
+#: variance falls below this (see :func:`._passes.renormalise`)
+RENORMALISE_BELOW = 2.0 ** -128
 VARIANTS = ("I", "II")
-
-
-@njit(cache=True)
-def cw_variance_step(m, chi, y, phi):
-    """Variance CW round (Dredze et al. 2008): ``(f, alpha, gamma, beta)``."""
-    M = y * m
-    V = chi
-    if V <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    b = 1.0 + 2.0 * phi * M
-    alpha = (-b + math.sqrt(max(0.0, b * b - 8.0 * phi * (M - phi * V)))) \
-        / (4.0 * phi * V)
-    if alpha <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    gamma = 2.0 * alpha * phi
-    return m, alpha * y, gamma, gamma / (1.0 + gamma * V)
-
-
-@njit(cache=True)
-def _stdev_cov(alpha, V, phi):
-    """``(gamma, beta)`` of the exact (stdev) CW / SCW covariance update."""
-    w = alpha * V * phi
-    # sqrt(u) = (-w + sqrt(w^2 + 4V)) / 2, written without the cancellation
-    su = 2.0 * V / (w + math.sqrt(w * w + 4.0 * V))
-    return alpha * phi / su, alpha * phi / (su + w)
-
-
-@njit(cache=True)
-def _stdev_alpha(M, V, phi):
-    psi = 1.0 + 0.5 * phi * phi
-    zeta = 1.0 + phi * phi
-    return (-M * psi + math.sqrt(M * M * phi ** 4 / 4.0 + V * phi * phi * zeta)) \
-        / (V * zeta)
-
-
-@njit(cache=True)
-def cw_stdev_step(m, chi, y, phi):
-    """Exact convex CW round (Crammer et al. 2008): ``(f, alpha, gamma, beta)``."""
-    M = y * m
-    V = chi
-    if V <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    alpha = _stdev_alpha(M, V, phi)
-    if alpha <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    gamma, beta = _stdev_cov(alpha, V, phi)
-    return m, alpha * y, gamma, beta
-
-
-@njit(cache=True)
-def scw1_step(m, chi, y, phi, C):
-    """SCW-I round (Wang, Zhao, Hoi 2012): ``(f, alpha, gamma, beta)``."""
-    M = y * m
-    V = chi
-    if V <= 0.0 or phi * math.sqrt(V) - M <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    alpha = min(C, max(0.0, _stdev_alpha(M, V, phi)))
-    if alpha <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    gamma, beta = _stdev_cov(alpha, V, phi)
-    return m, alpha * y, gamma, beta
-
-
-@njit(cache=True)
-def scw2_step(m, chi, y, phi, C):
-    """SCW-II round (Wang, Zhao, Hoi 2012): ``(f, alpha, gamma, beta)``."""
-    M = y * m
-    V = chi
-    if V <= 0.0 or phi * math.sqrt(V) - M <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    n = V + 1.0 / (2.0 * C)
-    g = phi * math.sqrt(phi * phi * M * M * V * V + 4.0 * n * V * (n + V * phi * phi))
-    alpha = max(0.0, (-(2.0 * M * n + phi * phi * M * V) + g)
-                / (2.0 * (n * n + n * V * phi * phi)))
-    if alpha <= 0.0:
-        return m, 0.0, 0.0, 0.0
-    gamma, beta = _stdev_cov(alpha, V, phi)
-    return m, alpha * y, gamma, beta
 
 
 def check_eta(eta):
@@ -147,7 +98,7 @@ class CW(SecondOrderClassifier):
     version : {"variance", "stdev"}, default="variance"
         Dredze et al. (2008) variance CW (the AROW paper's baseline) or the
         exact convex CW of Crammer et al. (2008).
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -165,7 +116,7 @@ class CW(SecondOrderClassifier):
 
     def __init__(self, eta=0.95, version="variance", covariance="full", a=1.0,
                  *, diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.eta = eta
         self.version = version
         self.covariance = covariance
@@ -175,10 +126,11 @@ class CW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     @property
     def _rule(self):
-        return 1 if self.version == "variance" else 2
+        return rules.CW_VARIANCE if self.version == "variance" else rules.CW_STDEV
 
     def _check_params(self):
         check_eta(self.eta)
@@ -188,7 +140,7 @@ class CW(SecondOrderClassifier):
         self._check_common()
 
     def _rule_params(self):
-        return (float(norm.ppf(self.eta)),)
+        return (float(norm.ppf(self.eta)), RENORMALISE_BELOW)
 
 
 class SCW(SecondOrderClassifier):
@@ -203,7 +155,7 @@ class SCW(SecondOrderClassifier):
         As in :class:`CW`.
     variant : {"I", "II"}, default="I"
         Hinge loss (SCW-I) or squared hinge loss (SCW-II).
-    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs
+    covariance, a, diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -221,7 +173,7 @@ class SCW(SecondOrderClassifier):
 
     def __init__(self, C=1.0, eta=0.95, variant="I", covariance="full", a=1.0,
                  *, diagonal="precision", n_epochs=1, shuffle=False,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, record="full"):
         self.C = C
         self.eta = eta
         self.variant = variant
@@ -232,10 +184,11 @@ class SCW(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     @property
     def _rule(self):
-        return 3 if self.variant == "I" else 4
+        return rules.SCW_I if self.variant == "I" else rules.SCW_II
 
     def _check_params(self):
         check_positive("C", self.C)

@@ -20,20 +20,9 @@ receives ``y_t x_t``:
 footnote 2 does for every learner) runs these formulas with the diagonal of
 ``Sigma`` and keeps the diagonal of ``A`` (see :mod:`.core`).
 """
-from numba import njit
-
 from ..base import check_positive
+from . import rules
 from .core import SecondOrderClassifier
-
-
-@njit(cache=True)
-def sop_step(m, chi, y):
-    """SOP's round: ``(f, alpha, gamma, beta)`` (see :mod:`.core`)."""
-    f = m / (1.0 + chi)
-    if y * f > 0.0:
-        return f, 0.0, 0.0, 0.0
-    beta = 1.0 / (1.0 + chi)
-    return f, (y - m) * beta, 1.0, beta
 
 
 class SOP(SecondOrderClassifier):
@@ -44,7 +33,7 @@ class SOP(SecondOrderClassifier):
     a : float, default=1.0
         The paper's ``a > 0``: ``A_0 = a I``, so ``Sigma_0 = I / a``.
     covariance : {"full", "diag"}, default="full"
-    diagonal, n_epochs, shuffle, random_state, n_jobs
+    diagonal, n_epochs, shuffle, random_state, n_jobs, record
         As in :class:`olearn.AROW` (``n_jobs``: ours, threads of the full
         sweep).
 
@@ -60,10 +49,11 @@ class SOP(SecondOrderClassifier):
     [1, -1]
     """
 
-    _rule = 5
+    _rule = rules.SOP
 
     def __init__(self, a=1.0, covariance="full", *, diagonal="precision",
-                 n_epochs=1, shuffle=False, random_state=None, n_jobs=None):
+                 n_epochs=1, shuffle=False, random_state=None, n_jobs=None,
+                 record="full"):
         self.a = a
         self.covariance = covariance
         self.diagonal = diagonal
@@ -71,6 +61,7 @@ class SOP(SecondOrderClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.record = record
 
     def _sigma0(self):
         return 1.0 / float(self.a)

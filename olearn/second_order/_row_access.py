@@ -2,10 +2,13 @@
 
 ``row_span(X, t)`` gives the range of positions of row ``t`` and
 ``row_entry(X, t, k)`` the pair ``(j, x_tj)`` at position ``k``: the dense
-version walks all columns, the CSR version only the nonzeros.  ``row_dense``
+version walks all columns, the CSR version only the nonzeros (its column
+index as an unsigned integer: the estimator has checked ``0 <= j < d``, and
+numba then indexes without the test for negative indices).  ``row_dense``
 returns row ``t`` as a dense vector (the row itself, or ``buf`` filled from
 the nonzeros) and ``row_clear`` zeroes what ``row_dense`` wrote into ``buf``.
 """
+import numpy as np
 from numba import types
 from numba.extending import overload
 
@@ -46,7 +49,7 @@ def _row_span(X, t):
 def _row_entry(X, t, k):
     if _is_csr(X):
         def impl(X, t, k):
-            return X[1][k], X[0][k]
+            return np.uintp(X[1][k]), X[0][k]
         return impl
 
     def impl(X, t, k):
