@@ -579,6 +579,7 @@ class WinnowClassifier(OnlineClassifier):
     _kind = PW
     _averaging = False
     _vote_correct = False
+    _checks_row_norms = False   # rows are normalised by their L1 norm: any scale learns
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
