@@ -57,7 +57,8 @@ import scipy.sparse as sp
 from numba import njit, types
 from numba.extending import overload
 
-from ..base import OnlineClassifier, check_positive, compiled_rows
+from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
+                    compiled_rows)
 
 #: A weight is ``m * 2**(CHUNK * e)``.
 CHUNK = 256
@@ -611,7 +612,7 @@ class WinnowClassifier(OnlineClassifier):
             return
         for name in self._frozen_params:
             if getattr(self, name) != fixed[name]:
-                raise ValueError(
+                raise FrozenParameterError(
                     f"{name} changed from {fixed[name]!r} to "
                     f"{getattr(self, name)!r} between partial_fit calls: the "
                     f"initial weights of features not yet updated are already "
