@@ -43,8 +43,46 @@ and optionally
     follow (ALMA's ``p``): changing one between ``partial_fit`` calls raises
     :class:`FrozenParameterError` (``fit`` starts afresh and accepts any);
 ``_model_arrays()``
-    the arrays holding the model; after every pass the base checks them for
-    NaN/inf and raises :class:`NonFiniteModelError` naming the learner.
+    the arrays holding the model (all of it: weights, mean and covariance,
+    coefficients); after every pass the base checks them for NaN/inf;
+``_snapshot()`` / ``_restore(snapshot)``
+    copy and put back the fitted state (default: a deep copy of every
+    attribute but the hyper-parameters and the growing record); override
+    for speed if a learner can copy less;
+``_rounds_per_update(n_rows)``
+    how many rows the learner updates on together (1; a batch for BCW/SBCW).
+
+Numeric range, one rule for every estimator (raise, never warn: a model that
+learned nothing must not be returned):
+
+* at ``fit``/``partial_fit``, a nonzero row whose squared norm is not a
+  normal float64 -- it underflows below 2.2e-308 (features around 1e-160 or
+  smaller) or overflows to inf (around 1e154 or larger) -- raises
+  :class:`FeatureRangeError` (a ``ValueError``) naming the row and the fix
+  (rescale, e.g. ``MaxAbsScaler``), before anything is learned.  The check
+  rides on the finiteness pass (the extreme exponents of the values; the
+  rows are only summed when those leave the safe band), about 0.1% of a
+  Perceptron pass.  Learners that see rows only normalised by their L1 norm
+  (the Winnows: ``_checks_row_norms = False``) learn any scale and are
+  exempt.
+* during a pass, a model that turns NaN/inf (or a learner's own overflow
+  check, a ``FloatingPointError``) raises :class:`NonFiniteModelError`
+  naming the failing round (``error.round``, counted over every round seen,
+  and ``error.row``, the row of that call's ``X``); the model, the record and
+  the counts are left as after the round before, so the learner still
+  predicts from its last finite state and ``partial_fit`` may go on.  The
+  state is snapshot before each pass (nothing is copied for the first pass
+  of ``fit`` or ``partial_fit``, which restarts from ``_init_state``); on
+  failure the rows are replayed by bisection from checkpoints, O(n) rows.
+  Any other error in a pass rewinds the whole call.
+* when scoring, rows are not range-checked (a tiny or huge row still gets a
+  score of the right sign); a NaN score -- the row's products with the
+  model overflowed to inf - inf -- raises :class:`FeatureRangeError` instead
+  of predicting ``classes_[0]``.
+
+Scoring sums duplicate CSR entries as ``fit`` does (``canonical``).
+``shuffle`` must be a bool and ``random_state`` a valid numpy seed; both are
+checked on every ``fit`` and ``partial_fit`` call, naming the parameter.
 """
 import copy
 import numbers
