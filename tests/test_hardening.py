@@ -312,6 +312,23 @@ def test_nonfinite_round_in_a_shuffled_epoch_names_the_row():
     assert_array_equal(est.coef_, ref.coef_)
 
 
+@pytest.mark.parametrize("record", ["full", "counts"])
+@pytest.mark.parametrize("weights", ["rounds", "correct"])
+def test_averaged_keeps_the_vote_of_the_prefix(weights, record):
+    from olearn import Averaged
+    X, y = _failing_pa_stream()
+    est = Averaged(PA(epsilon=10.0, record=record), weights=weights)
+    est.partial_fit(X[:100], y[:100])
+    with pytest.raises(NonFiniteModelError, match="round 131"):
+        est.partial_fit(X[100:], y[100:])
+    ref = Averaged(PA(epsilon=10.0, record=record), weights=weights)
+    ref.partial_fit(X[:100], y[:100]).partial_fit(X[100:130], y[100:130])
+    assert est.n_rounds_ == ref.n_rounds_ == 130
+    assert est.n_mistakes_ == ref.n_mistakes_
+    assert_array_equal(est.coef_, ref.coef_)
+    assert_array_equal(est.predict(X), ref.predict(X))
+
+
 def test_replay_after_a_failure_is_linear():
     """The failing round is found with O(n) replayed rows, not O(n log n)."""
     X, y = stream(n=4096, zero_every=0)
