@@ -330,12 +330,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                     values.view(np.uint64), _EXPONENT):
                 raise NonFiniteModelError(
                     f"{type(self).__name__} reached a non-finite model (NaN or "
-                    f"infinity) after round {self.n_rounds_}: the values of X or "
-                    f"the hyper-parameters leave float64's range (too large, or "
-                    f"too small for a step size 1/||x||^2). Scale the "
-                    f"features (e.g. sklearn.preprocessing.MaxAbsScaler or "
-                    f"StandardScaler) or use smaller step parameters, then refit; "
-                    f"the current model is not usable.")
+                    f"infinity) by round {self.n_rounds_}; the failing round is "
+                    f"located and the model rewound by _guarded_run.")
 
     def _check_params(self):
         """Validate the learner's own hyper-parameters (subclasses)."""
