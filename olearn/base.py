@@ -43,9 +43,48 @@ and optionally
     follow (ALMA's ``p``): changing one between ``partial_fit`` calls raises
     :class:`FrozenParameterError` (``fit`` starts afresh and accepts any);
 ``_model_arrays()``
-    the arrays holding the model; after every pass the base checks them for
-    NaN/inf and raises :class:`NonFiniteModelError` naming the learner.
+    the arrays holding the model (all of it: weights, mean and covariance,
+    coefficients); after every pass the base checks them for NaN/inf;
+``_snapshot()`` / ``_restore(snapshot)``
+    copy and put back the fitted state (default: a deep copy of every
+    attribute but the hyper-parameters and the growing record); override
+    for speed if a learner can copy less;
+``_rounds_per_update(n_rows)``
+    how many rows the learner updates on together (1; a batch for BCW/SBCW).
+
+Numeric range, one rule for every estimator (raise, never warn: a model that
+learned nothing must not be returned):
+
+* at ``fit``/``partial_fit``, a nonzero row whose squared norm is not a
+  normal float64 -- it underflows below 2.2e-308 (features around 1e-160 or
+  smaller) or overflows to inf (around 1e154 or larger) -- raises
+  :class:`FeatureRangeError` (a ``ValueError``) naming the row and the fix
+  (rescale, e.g. ``MaxAbsScaler``), before anything is learned.  The check
+  rides on the finiteness pass (the extreme exponents of the values; the
+  rows are only summed when those leave the safe band), about 0.1% of a
+  Perceptron pass.  Learners that see rows only normalised by their L1 norm
+  (the Winnows: ``_checks_row_norms = False``) learn any scale and are
+  exempt.
+* during a pass, a model that turns NaN/inf (or a learner's own overflow
+  check, a ``FloatingPointError``) raises :class:`NonFiniteModelError`
+  naming the failing round (``error.round``, counted over every round seen,
+  and ``error.row``, the row of that call's ``X``); the model, the record and
+  the counts are left as after the round before, so the learner still
+  predicts from its last finite state and ``partial_fit`` may go on.  The
+  state is snapshot before each pass (nothing is copied for the first pass
+  of ``fit`` or ``partial_fit``, which restarts from ``_init_state``); on
+  failure the rows are replayed by bisection from checkpoints, O(n) rows.
+  Any other error in a pass rewinds the whole call.
+* when scoring, rows are not range-checked (a tiny or huge row still gets a
+  score of the right sign); a NaN score -- the row's products with the
+  model overflowed to inf - inf -- raises :class:`FeatureRangeError` instead
+  of predicting ``classes_[0]``.
+
+Scoring sums duplicate CSR entries as ``fit`` does (``canonical``).
+``shuffle`` must be a bool and ``random_state`` a valid numpy seed; both are
+checked on every ``fit`` and ``partial_fit`` call, naming the parameter.
 """
+import copy
 import numbers
 
 import numpy as np
@@ -55,8 +94,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._checks import (_EXPONENT, _count_nonfinite, assert_finite, check_csr,
-                      distinct_labels)
+from ._checks import (_EXPONENT, FeatureRangeError, _count_nonfinite,
+                      assert_finite, check_csr, check_values, distinct_labels)
 
 
 class NonNumericInputError(TypeError, ValueError):
@@ -70,7 +109,10 @@ class FrozenParameterError(ValueError):
 
 
 class NonFiniteModelError(FloatingPointError, ValueError):
-    """The model reached NaN or infinity during a pass."""
+    """The model reached NaN or infinity during a pass (or the learner's own
+    overflow check stopped it); ``round`` (global, 1-based) and ``row`` (of
+    the ``X`` of the call) name the failing round, and the model is the one
+    after the round before."""
 
 
 RECORDS = ("full", "counts")
@@ -96,7 +138,46 @@ def validate_rows(estimator, X):
         raise NonNumericInputError(str(error)) from error
     check_csr(X)
     assert_finite(X)
+    return canonical(X)
+
+
+def canonical(X):
+    """A CSR ``X`` with sorted indices and duplicate entries summed (a copy if
+    needed), as scipy and every compiled loop read it; dense ``X`` unchanged."""
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
     return X
+
+
+def check_run_options(estimator):
+    """Refuse a ``shuffle`` that is not a bool and a ``random_state`` numpy
+    cannot seed from, naming the parameter (estimators without them pass)."""
+    shuffle = getattr(estimator, "shuffle", False)
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise ValueError(f"shuffle must be True or False, got {shuffle!r}.")
+    random_state = getattr(estimator, "random_state", None)
+    try:
+        check_random_state(random_state)
+    except (ValueError, TypeError) as error:
+        raise ValueError(
+            f"random_state must be None, an int in [0, 2**32 - 1] or a "
+            f"numpy.random.RandomState, got {random_state!r} ({error})."
+        ) from error
+
+
+def checked_scores(estimator, scores):
+    """Scores as a float64 vector; a NaN score (the row's products with the
+    model overflowed to inf - inf) raises instead of predicting ``classes_[0]``."""
+    scores = np.asarray(scores, dtype=np.float64).ravel()
+    if scores.size and np.isnan(scores).any():
+        row = int(np.flatnonzero(np.isnan(scores))[0])
+        raise FeatureRangeError(
+            f"{type(estimator).__name__}: the score of row {row} is NaN (its "
+            f"products with the model overflow float64). Rescale the features, "
+            f"e.g. with sklearn.preprocessing.MaxAbsScaler or StandardScaler, "
+            f"as at fit.")
+    return scores
 
 
 def compiled_rows(X):
@@ -119,6 +200,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     _frozen_params = ()
     #: per-round record attributes beyond mistakes_/margins_ (absent with record="counts")
     _per_round_record = ()
+    #: refuse rows whose squared norm leaves float64's range (False for the
+    #: learners that only see rows normalised by their L1 norm: the Winnows)
+    _checks_row_norms = True
 
     def __getattr__(self, name):
         # only reached when normal lookup fails: explain the missing record
@@ -147,12 +231,13 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self._reset_record()
         y_pm = self._encode(y)
         rng = check_random_state(self.random_state)
-        for _ in range(self.n_epochs):
+        for epoch in range(self.n_epochs):
             if self.shuffle:
                 order = rng.permutation(X.shape[0])
-                self._run(X[order], y_pm[order])
+                self._guarded_run(X[order], y_pm[order], fresh=epoch == 0,
+                                  rows=order)
             else:
-                self._run(X, y_pm)
+                self._guarded_run(X, y_pm, fresh=epoch == 0)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -187,14 +272,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             self._set_classes(target, from_classes=classes is not None)
             self._init_state(X.shape[1])
             self._reset_record()
-        self._run(X, self._encode(y))
+        self._guarded_run(X, self._encode(y), fresh=first_call)
         return self
 
     def decision_function(self, X):
         """Score of each row under the current model; > 0 means ``classes_[1]``."""
         check_is_fitted(self, "classes_")
         X = validate_rows(self, X)
-        return np.asarray(self._decision(X), dtype=np.float64).ravel()
+        return checked_scores(self, self._decision(X))
 
     def predict(self, X):
         """Class label of each row: ``classes_[1]`` iff the score is > 0."""
@@ -209,6 +294,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                     or isinstance(value, bool) or value < 1):
                 raise ValueError(f"{name} must be a positive integer, "
                                  f"got {value!r}.")
+        check_run_options(self)
         record = getattr(self, "record", "full")
         if not isinstance(record, str) or record not in RECORDS:
             raise ValueError(f"record must be one of {RECORDS}, got {record!r}.")
@@ -244,12 +330,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                     values.view(np.uint64), _EXPONENT):
                 raise NonFiniteModelError(
                     f"{type(self).__name__} reached a non-finite model (NaN or "
-                    f"infinity) after round {self.n_rounds_}: the values of X or "
-                    f"the hyper-parameters leave float64's range (too large, or "
-                    f"too small for a step size 1/||x||^2). Scale the "
-                    f"features (e.g. sklearn.preprocessing.MaxAbsScaler or "
-                    f"StandardScaler) or use smaller step parameters, then refit; "
-                    f"the current model is not usable.")
+                    f"infinity) by round {self.n_rounds_}; the failing round is "
+                    f"located and the model rewound by _guarded_run.")
 
     def _check_params(self):
         """Validate the learner's own hyper-parameters (subclasses)."""
@@ -266,17 +348,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         if not sp.issparse(X):
             X = np.ascontiguousarray(X)
         check_csr(X)
-        assert_finite(X)
+        check_values(X, row_norms=self._checks_row_norms)
         if y.dtype.kind in "biuf":
             labels = distinct_labels(y)
             check_classification_targets(labels)  # the same type as y's
         else:
             check_classification_targets(y)
             labels = np.unique(y)
-        if sp.issparse(X) and not X.has_canonical_format:
-            X = X.copy()
-            X.sum_duplicates()
-        return X, y, labels
+        return canonical(X), y, labels
 
     def _set_classes(self, labels, from_classes=False):
         name = type(self).__name__
@@ -317,8 +396,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _record_views(self, n_rounds):
         """``(mistakes, margins)`` for the next ``n_rounds`` rounds: views of the
-        growing record, or scratch arrays of this call with ``record="counts"``."""
+        growing record, or, with ``record="counts"``, of scratch arrays that
+        live for one call (kept after it as ``_call_scratch`` only for
+        :class:`olearn.Averaged`, which reads the call's margins)."""
         if not self._full_record():
+            scratch = self.__dict__.get("_call_scratch")
+            if scratch is not None:
+                mistakes, margins, first = scratch
+                start = self.n_rounds_ - first
+                if 0 <= start and start + n_rounds <= margins.shape[0]:
+                    stop = start + n_rounds
+                    return mistakes[start:stop], margins[start:stop]
             return np.zeros(n_rounds, dtype=bool), np.zeros(n_rounds)
         start, stop = self.n_rounds_, self.n_rounds_ + n_rounds
         if stop > self._mistake_buffer.shape[0]:
@@ -328,6 +416,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return self._mistake_buffer[start:stop], self._margin_buffer[start:stop]
 
     def _run(self, X, y_pm):
+        """One pass over the rows in order: the compiled loop, the record, the
+        model check (no protection: see :meth:`_guarded_run`)."""
         mistakes, margins = self._record_views(y_pm.shape[0])
         n_updates = int(self._learn(compiled_rows(X), y_pm, mistakes, margins))
         self.n_updates_ += n_updates
@@ -337,6 +427,159 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             self.mistakes_ = self._mistake_buffer[:self.n_rounds_]
             self.margins_ = self._margin_buffer[:self.n_rounds_]
         self._check_model()
+
+    # -- a failing round leaves the model as it was ---------------------------
+    def _guarded_run(self, X, y_pm, fresh=False, rows=None):
+        """:meth:`_run`, leaving the model as after the last finite round.
+
+        Before the pass the fitted state is snapshot (:meth:`_snapshot`; when
+        ``fresh`` the state is the freshly initialised one and nothing is
+        copied).  If the model turns non-finite, the snapshot is restored and
+        the rows are replayed by bisection with checkpoints -- O(n) rows in
+        all, O(log n) snapshots -- to the first round after which the model is
+        not finite; the finite prefix is kept (model, record, counts) and
+        :class:`NonFiniteModelError` names that round.  Any other error
+        restores the snapshot (nothing of the call is kept) and propagates.
+        ``rows`` maps the rows of ``X`` to the caller's (fit's shuffling).
+        """
+        n_features = X.shape[1]
+        snapshot = None if fresh else self._snapshot()
+        first = self.n_rounds_
+        if not self._full_record() and self.__dict__.get("_keeps_call_scratch"):
+            n = y_pm.shape[0]
+            self._call_scratch = (np.zeros(n, dtype=bool), np.zeros(n), first)
+        try:
+            self._run(X, y_pm)
+            return
+        except FloatingPointError as error:  # NonFiniteModelError, or a
+            cause = error                     # learner's own overflow check
+            self._rewind(snapshot, n_features)
+        except BaseException:
+            self._rewind(snapshot, n_features)
+            raise
+        lo, hi, cause = self._locate_failure(X, y_pm, cause)
+        self._raise_nonfinite(first, lo, hi, rows, cause)
+
+    def _rewind(self, snapshot, n_features):
+        if snapshot is None:   # the pass started from a fresh state
+            self._init_state(n_features)
+            self._reset_record()
+        else:
+            self._restore(snapshot)
+
+    def _locate_failure(self, X, y_pm, cause):
+        """Replay from the restored state to the first failing unit of rounds.
+
+        Returns ``(lo, hi, cause)``: rows ``[0, lo)`` are learned (finite
+        model) and learning rows ``[lo, hi)`` fails with ``cause`` (a
+        :class:`FloatingPointError`); ``hi - lo`` is one round, or one batch
+        for learners that update per batch (:meth:`_rounds_per_update`).
+        """
+        n = y_pm.shape[0]
+        unit = max(1, int(self._rounds_per_update(n)))
+        lo, hi = 0, n
+        while hi - lo > unit:
+            mid = lo + max(1, (hi - lo) // unit // 2) * unit
+            checkpoint = self._snapshot()
+            try:
+                self._run(X[lo:mid], y_pm[lo:mid])
+                lo = mid
+            except FloatingPointError as error:
+                self._restore(checkpoint)
+                hi, cause = mid, error
+        return lo, hi, cause
+
+    def _raise_nonfinite(self, first, lo, hi, rows, cause):
+        name = type(self).__name__
+        where = (lambda i: int(rows[i])) if rows is not None else int
+        if hi - lo == 1:
+            at = (f"round {first + lo + 1} (row {where(lo)} of the X of this "
+                  f"call)")
+        else:
+            at = (f"the batch of rounds {first + lo + 1} to {first + hi} "
+                  f"(rows {where(lo)} to {where(hi - 1)} of the X of this call)")
+        what = ("reached a non-finite model (NaN or infinity)"
+                if isinstance(cause, NonFiniteModelError) else
+                f"stopped on an overflow ({cause})")
+        error = NonFiniteModelError(
+            f"{name} {what} at {at}. The "
+            f"model is left as it was after round {first + lo} (n_rounds_ = "
+            f"{self.n_rounds_}) and still predicts from there. The values of X "
+            f"or the hyper-parameters leave float64's range (too large, or too "
+            f"small for a step size 1/||x||^2): scale the features (e.g. "
+            f"sklearn.preprocessing.MaxAbsScaler or StandardScaler) or use "
+            f"smaller step parameters.")
+        error.round = first + lo + 1
+        error.row = where(lo)
+        raise error from cause
+
+    def _rounds_per_update(self, n_rows):
+        """Rounds the learner updates on together in a pass of ``n_rows`` rows:
+        the replay after a failure splits a pass only between such units.  1
+        for online learners; learners taking ``batch_size`` (BCW, SBCW) learn
+        each call in batches of that many rows, or as one batch when None."""
+        if "batch_size" not in self._get_param_names():
+            return 1
+        return n_rows if self.batch_size is None else int(self.batch_size)
+
+    def _snapshot(self):
+        """A copy of the fitted state, for :meth:`_restore`.
+
+        The default deep-copies every entry of ``__getstate__()`` except the
+        hyper-parameters and the growing record (the ``*_buffer`` arrays, the
+        per-round attributes, ``_call_scratch``), which :meth:`_restore` trims
+        to the restored ``n_rounds_`` instead.  A nested olearn learner is
+        snapshot the same way (its record is not copied).  Subclasses may
+        override both for speed.
+        """
+        skip = self._unsnapshotted()
+        state = {}
+        for name, value in self.__getstate__().items():
+            if name in skip or name.endswith("_buffer"):
+                continue
+            if isinstance(value, OnlineClassifier):
+                state[name] = _Nested(value, value._snapshot()
+                                      if hasattr(value, "n_rounds_") else None)
+            else:
+                state[name] = copy.deepcopy(value)
+        return state
+
+    def _restore(self, snapshot):
+        """Put back the state of :meth:`_snapshot` (consumes the snapshot)."""
+        skip = self._unsnapshotted()
+        for name in list(self.__dict__):
+            if (name not in snapshot and name not in skip
+                    and not name.endswith("_buffer")):
+                del self.__dict__[name]   # created by the failed pass
+        for name, value in snapshot.items():
+            if isinstance(value, _Nested):
+                if value.state is not None:
+                    value.estimator._restore(value.state)
+                value = value.estimator
+            self.__dict__[name] = value
+        self._trim_record()
+
+    def _unsnapshotted(self):
+        return (set(self._get_param_names()) | set(_PER_ROUND)
+                | set(self._per_round_record) | {"_call_scratch"})
+
+    def _trim_record(self):
+        """Per-round record attributes cut back to ``n_rounds_``."""
+        n = self.__dict__.get("n_rounds_", 0)
+        for name in _PER_ROUND + tuple(self._per_round_record):
+            value = self.__dict__.get(name)
+            if isinstance(value, np.ndarray) and value.shape[0] > n:
+                self.__dict__[name] = value[:n]
+
+
+class _Nested:
+    """A nested learner and its snapshot (restored in place, record kept)."""
+
+    __slots__ = ("estimator", "state")
+
+    def __init__(self, estimator, state):
+        self.estimator = estimator
+        self.state = state
 
 
 def _same(a, b):

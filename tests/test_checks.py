@@ -67,3 +67,35 @@ def test_distinct_labels_equals_np_unique(codes, dtype, shift):
 def test_distinct_labels_of_strings_and_objects():
     np.testing.assert_array_equal(distinct_labels(np.array(["b", "a", "b"])), ["a", "b"])
     np.testing.assert_array_equal(distinct_labels(np.array(["x", 1], dtype=object)[:1]), ["x"])
+
+
+# -- squared norms in float64's range (issue 16, item 8) --------------------------------
+SCALES = [0.0, 1e-200, 1e-155, 1e-150, 1.0, 1e150, 1e155, 1e200]
+
+
+def reference_bad_row(X):
+    """First nonzero row whose sequential sum of squares is < tiny or inf."""
+    tiny = np.finfo(np.float64).tiny
+    for t, row in enumerate(X):
+        sq = 0.0
+        with np.errstate(over="ignore", under="ignore"):
+            for v in row:
+                sq += v * v
+        if (row != 0).any() and sq < tiny or sq == np.inf:
+            return t
+    return None
+
+
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 5)),
+                  elements=st.sampled_from(SCALES)),
+       hnp.arrays(np.float64, 30, elements=st.sampled_from([-1.0, 1.0, 3.0])))
+def test_check_values_agrees_with_the_row_norms(X, signs):
+    from olearn._checks import FeatureRangeError, check_values
+    X = X * signs[:X.size].reshape(X.shape)
+    bad = reference_bad_row(X)
+    for layout in (X, sp.csr_matrix(X)):
+        if bad is None:
+            check_values(layout)
+        else:
+            with pytest.raises(FeatureRangeError, match=f"Row {bad} .*[Rr]escale"):
+                check_values(layout)

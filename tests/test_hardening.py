@@ -13,7 +13,8 @@ from numpy.testing import assert_array_equal
 from olearn import (ALMA, NORMA, PA, AggressiveROMMA, FeatureSelected,
                     L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA,
                     Perceptron, ROMMA)
-from olearn.base import FrozenParameterError, NonFiniteModelError
+from olearn.base import (FeatureRangeError, FrozenParameterError,
+                         NonFiniteModelError)
 
 
 def stream(n=200, d=6, seed=0, zero_every=5):
@@ -223,26 +224,138 @@ def test_first_partial_fit_checks_y_against_classes():
         est.partial_fit(X, y01 + 1)
 
 
-# -- non-finite models -----------------------------------------------------------------
-def test_overflowing_inputs_raise_a_clear_error():
-    """PA on a row of squared norm 1e-320: tau = 1/||x||^2 overflows to inf."""
+# -- numeric range and non-finite models (issue 16, items 7 and 8) ---------------------
+def test_rows_whose_squared_norm_underflows_are_refused():
+    """PA on a row of squared norm 1e-320: refused up front, naming the fix."""
     X = np.array([[1e-160, 0.0], [1.0, 1.0]])
-    with pytest.raises(NonFiniteModelError, match="PA.*[Ss]cale"):
+    with pytest.raises(FeatureRangeError, match="Row 0.*MaxAbsScaler"):
         PA().fit(X, [1, -1])
     est = PA()
-    with pytest.raises(NonFiniteModelError):
+    with pytest.raises(FeatureRangeError):
         est.partial_fit(X, [1, -1])
+    assert not hasattr(est, "classes_")       # nothing was learned
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300])
+@pytest.mark.parametrize("cls", [PA, ALMA], ids=lambda c: c.__name__)
+def test_issue_cases_of_extreme_scales_get_the_clear_error(cls, scale):
+    """Issue 16: PA with X*1e-300 learned nothing, ALMA with X*1e300 ended at 0."""
+    X, y = stream(zero_every=0)
+    for X_in in (X * scale, sp.csr_matrix(X * scale)):
+        with pytest.raises(FeatureRangeError, match="[Rr]escale"):
+            cls().fit(X_in, y)
+
+
+def test_a_single_tiny_value_in_a_normal_row_is_accepted():
+    X, y = stream(zero_every=0)
+    X[3, 2] = 1e-300
+    X[4, 1] = 1e150
+    PA().fit(X, y)
 
 
 @pytest.mark.parametrize("est", LEARNERS, ids=IDS)
 def test_huge_inputs_never_leave_a_silent_nonfinite_model(est):
     X, y = stream(zero_every=0)
     try:
-        est.fit(X * 1e300, y)
+        est.fit(X * 1e150, y)
     except NonFiniteModelError as error:
         assert type(est).__name__ in str(error)
         return
     assert np.isfinite(est.coef_).all()
+
+
+def _failing_pa_stream():
+    """PA with epsilon=10: the step (epsilon - y w.x)/||x||^2 overflows to inf
+    on row 130 of 200, whose squared norm 4e-308 is still a normal float64."""
+    X, y = stream(zero_every=0)
+    X[130] *= np.sqrt(4e-308 / (X[130] @ X[130]))
+    return X, y
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("record", ["full", "counts"])
+def test_nonfinite_round_leaves_the_prefix_model(record, sparse):
+    X, y = _failing_pa_stream()
+    X_in = sp.csr_matrix(X) if sparse else X
+    est = PA(epsilon=10.0, record=record)
+    est.partial_fit(X_in[:100], y[:100])
+    with pytest.raises(NonFiniteModelError, match=r"round 131 \(row 30 of") as info:
+        est.partial_fit(X_in[100:], y[100:])
+    assert (info.value.round, info.value.row) == (131, 30)
+    assert est.n_rounds_ == 130
+    ref = PA(epsilon=10.0, record=record)
+    ref.partial_fit(X_in[:100], y[:100]).partial_fit(X_in[100:130], y[100:130])
+    assert_array_equal(est.coef_, ref.coef_)
+    assert np.isfinite(est.coef_).all()
+    assert_array_equal(est.predict(X), ref.predict(X))
+    assert (est.n_mistakes_, est.n_updates_) == (ref.n_mistakes_, ref.n_updates_)
+    if record == "full":
+        assert_array_equal(est.margins_, ref.margins_)
+        assert_array_equal(est.mistakes_, ref.mistakes_)
+    # the stream goes on from the kept model
+    est.partial_fit(X_in[:10], y[:10])
+    ref.partial_fit(X_in[:10], y[:10])
+    assert_array_equal(est.coef_, ref.coef_)
+
+
+def test_nonfinite_round_in_a_shuffled_epoch_names_the_row():
+    X, y = _failing_pa_stream()
+    est = PA(epsilon=10.0, n_epochs=2, shuffle=True,
+             random_state=0)
+    with pytest.raises(NonFiniteModelError) as info:
+        est.fit(X, y)
+    assert info.value.row == 130
+    order = np.random.RandomState(0).permutation(200)
+    k = int(np.flatnonzero(order == 130)[0])
+    assert info.value.round == k + 1 and est.n_rounds_ == k
+    ref = PA(epsilon=10.0).fit(X[order[:k]], y[order[:k]])
+    assert_array_equal(est.coef_, ref.coef_)
+
+
+@pytest.mark.parametrize("record", ["full", "counts"])
+@pytest.mark.parametrize("weights", ["rounds", "correct"])
+def test_averaged_keeps_the_vote_of_the_prefix(weights, record):
+    from olearn import Averaged
+    X, y = _failing_pa_stream()
+    est = Averaged(PA(epsilon=10.0, record=record), weights=weights)
+    est.partial_fit(X[:100], y[:100])
+    with pytest.raises(NonFiniteModelError, match="round 131"):
+        est.partial_fit(X[100:], y[100:])
+    ref = Averaged(PA(epsilon=10.0, record=record), weights=weights)
+    ref.partial_fit(X[:100], y[:100]).partial_fit(X[100:130], y[100:130])
+    assert est.n_rounds_ == ref.n_rounds_ == 130
+    assert est.n_mistakes_ == ref.n_mistakes_
+    assert_array_equal(est.coef_, ref.coef_)
+    assert_array_equal(est.predict(X), ref.predict(X))
+
+
+def test_replay_after_a_failure_is_linear():
+    """The failing round is found with O(n) replayed rows, not O(n log n)."""
+    X, y = stream(n=4096, zero_every=0)
+    X[4000] *= np.sqrt(4e-308 / (X[4000] @ X[4000]))
+    est = PA(epsilon=10.0)
+    calls = []
+    learn = est._learn
+    est._learn = lambda X, y, m, g: calls.append(y.shape[0]) or learn(X, y, m, g)
+    with pytest.raises(NonFiniteModelError):
+        est.fit(X, y)
+    assert est.n_rounds_ == 4000
+    assert sum(calls) <= 3 * 4096
+
+
+def test_other_errors_in_a_pass_rewind_the_whole_call():
+    X, y = stream(zero_every=0)
+    est = PA().partial_fit(X[:100], y[:100])
+    before = est.coef_.copy()
+
+    def broken(X, y, mistakes, margins):
+        est._v[:] = 7.0
+        raise ZeroDivisionError("inside the pass")
+    est._learn = broken
+    with pytest.raises(ZeroDivisionError):
+        est.partial_fit(X[100:], y[100:])
+    assert_array_equal(est.coef_, before)
+    assert est.n_rounds_ == 100 and est.margins_.shape == (100,)
 
 
 def test_huge_alpha_objective_regularized():

@@ -104,3 +104,27 @@ def test_bad_record_value():
     X, y = stream()
     with pytest.raises(ValueError, match="record must be one of"):
         PA(record="none").fit(X, y)
+
+
+@pytest.mark.parametrize("weights", ["rounds", "correct"])
+@pytest.mark.parametrize("learner", [Perceptron, PA, ROMMA], ids=lambda c: c.__name__)
+def test_averaged_over_a_counts_learner(learner, weights):
+    """Issue 16 item 13: Averaged raised the counts AttributeError."""
+    from olearn import Averaged
+    X, y = stream()
+    full = Averaged(learner(), weights=weights)
+    counts = Averaged(learner(record="counts"), weights=weights)
+    for est in (full, counts):
+        est.fit(X[:200], y[:200]).partial_fit(X[200:], y[200:])
+    assert (counts.n_rounds_, counts.n_mistakes_, counts.n_updates_) == \
+        (full.n_rounds_, full.n_mistakes_, full.n_updates_)
+    assert_array_equal(counts.coef_, full.coef_)
+    assert_array_equal(counts.decision_function(X), full.decision_function(X))
+    with pytest.raises(AttributeError, match="record='counts'"):
+        counts.margins_
+    # no per-round buffer: the learners' record stays empty
+    for inner in (counts.learner_, getattr(counts, "shadow_", None)):
+        if inner is not None:
+            assert inner._margin_buffer.size == 0
+            scratch = vars(inner).get("_call_scratch")   # weights="correct"
+            assert scratch is None or scratch[1].shape[0] <= X.shape[0]

@@ -32,7 +32,7 @@ Both are kept in O(nnz(x_t)) per round, never by storing hypotheses:
   clear error is raised.  Learners whose rule is not a function of the margin
   (ALMA, NORMA, the regularized learners) are refused with ``"correct"``.
 """
-import numbers
+import contextlib
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,15 +41,16 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
-from ..base import OnlineClassifier, validate_rows
+from ..base import (_PER_ROUND, NonFiniteModelError, OnlineClassifier,
+                    checked_scores, validate_rows)
 from .core import SCALE, SUM_SCALE, LinearClassifier
 from .pa import PA
 from .perceptron import Perceptron
 from .romma import ROMMA, AggressiveROMMA
 from .winnow import WinnowClassifier
 
-_RECORD = ("classes_", "n_features_in_", "mistakes_", "margins_",
-           "n_rounds_", "n_mistakes_", "n_updates_")
+_RECORD = ("classes_", "n_features_in_", "n_rounds_", "n_mistakes_",
+           "n_updates_") + _PER_ROUND
 WEIGHTS = ("rounds", "correct")
 
 #: update rule of each linear learner as a function of the recorded margin
@@ -107,6 +108,17 @@ class Averaged(OnlineClassifier):
     def __init__(self, learner=None, weights="rounds"):
         self.learner = learner
         self.weights = weights
+
+    def __getattr__(self, name):
+        learner = self.__dict__.get("learner_")
+        if (name in _PER_ROUND and learner is not None
+                and learner.__dict__.get("record") == "counts"):
+            raise AttributeError(
+                f"Averaged: its learner {type(learner).__name__} has "
+                f"record='counts', which keeps only n_rounds_, n_mistakes_ and "
+                f"n_updates_; {name} is not recorded. Use record='full' (the "
+                f"default) on the learner for the per-round record.")
+        return super().__getattr__(name)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -181,52 +193,73 @@ class Averaged(OnlineClassifier):
         """Reset and learn online; the model is the vote."""
         self.learner_ = self._make_learner()
         if not self._shadowed:
-            self.learner_.fit(X, y)
-            return self._copy_record()
-        self.shadow_ = clone(self.learner_)
-        self.shadow_._averaging = True
-        self._n_update_rounds = 0
+            with self._recording():
+                self.learner_.fit(X, y)
+            return self
+        self._make_shadow()
         learner = self.learner_
-        n_epochs = learner.n_epochs
-        if (not isinstance(n_epochs, numbers.Integral) or isinstance(n_epochs, bool)
-                or n_epochs < 1):
-            raise ValueError(f"n_epochs must be a positive integer, got {n_epochs!r}.")
+        learner._check_run_params()   # n_epochs, shuffle, random_state
         rng = check_random_state(learner.random_state)
-        for _ in range(n_epochs):   # as OnlineClassifier.fit, pass by pass
-            if learner.shuffle and y is not None:
-                order = rng.permutation(_num_samples(X))
-                self._learn_shadowed(_safe_indexing(X, order), _safe_indexing(y, order))
-            else:
-                self._learn_shadowed(X, y)
-        return self._copy_record()
+        with self._recording():
+            for _ in range(learner.n_epochs):   # as OnlineClassifier.fit
+                if learner.shuffle and y is not None:
+                    order = rng.permutation(_num_samples(X))
+                    self._learn_shadowed(_safe_indexing(X, order),
+                                         _safe_indexing(y, order))
+                else:
+                    self._learn_shadowed(X, y)
+        return self
 
     def partial_fit(self, X, y, classes=None):
         """Continue learning online; the vote covers every round seen."""
         if not hasattr(self, "learner_"):
             return self._first_partial_fit(X, y, classes)
         self._follow_params()
-        if self._shadowed:
-            self._learn_shadowed(X, y, classes)
-        else:
-            self.learner_.partial_fit(X, y, classes=classes)
-        return self._copy_record()
+        with self._recording():
+            if self._shadowed:
+                self._learn_shadowed(X, y, classes)
+            else:
+                self.learner_.partial_fit(X, y, classes=classes)
+        return self
 
     def _first_partial_fit(self, X, y, classes):
         self.learner_ = self._make_learner()
-        if self._shadowed:
-            self.shadow_ = clone(self.learner_)
-            self.shadow_._averaging = True
-            self._n_update_rounds = 0
-            self._learn_shadowed(X, y, classes)
-        else:
-            self.learner_.partial_fit(X, y, classes=classes)
-        return self._copy_record()
+        with self._recording():
+            if self._shadowed:
+                self._make_shadow()
+                self._learn_shadowed(X, y, classes)
+            else:
+                self.learner_.partial_fit(X, y, classes=classes)
+        return self
+
+    def _make_shadow(self):
+        self.shadow_ = clone(self.learner_)
+        self.shadow_._averaging = True
+        self._n_update_rounds = 0
+        # with record="counts" the margins of a call are read from its scratch
+        self.learner_._keeps_call_scratch = True
+        self.shadow_._keeps_call_scratch = True
+
+    @staticmethod
+    def _call_margins(learner, start):
+        """The learner's margins of the rounds from ``start`` (this call's)."""
+        if learner._full_record():
+            return learner.margins_[start:]
+        margins, first = learner._call_scratch[1], learner._call_scratch[2]
+        return margins[start - first:learner.n_rounds_ - first]
 
     def _learn_shadowed(self, X, y, classes=None):
         learner, shadow = self.learner_, self.shadow_
         start = getattr(learner, "n_rounds_", 0)
-        learner.partial_fit(X, y, classes=classes)
-        margins = learner.margins_[start:]
+        failure = None
+        try:
+            learner.partial_fit(X, y, classes=classes)
+        except NonFiniteModelError as error:
+            # the learner kept its finite prefix: the vote follows it, then raise
+            failure = error
+        if not hasattr(learner, "classes_"):
+            raise failure
+        margins = self._call_margins(learner, start)
         rule = getattr(learner, "_update_rule", None)
         mask = (rule(margins) if rule is not None
                 else UPDATE_RULES[type(learner)](learner, margins))
@@ -246,7 +279,7 @@ class Averaged(OnlineClassifier):
                 X = np.asarray(X)
             s_start = shadow.n_rounds_
             shadow.partial_fit(_safe_indexing(X, rows), _safe_indexing(np.asarray(y), rows))
-            same = (np.array_equal(shadow.margins_[s_start:], margins[rows])
+            same = (np.array_equal(self._call_margins(shadow, s_start), margins[rows])
                     and np.array_equal(shadow.coef_, learner.coef_))
             if not same:
                 raise RuntimeError(
@@ -255,10 +288,24 @@ class Averaged(OnlineClassifier):
                     f"rule is not the one in olearn.linear.averaged.UPDATE_RULES, "
                     f"or a round without update changed its state).")
         self._n_update_rounds += int(rows.size)
+        if failure is not None:
+            raise failure
+
+    @contextlib.contextmanager
+    def _recording(self):
+        """Copy the learner's record after the call, also when it raised."""
+        try:
+            yield
+        finally:
+            if hasattr(self.learner_, "classes_"):
+                self._copy_record()
 
     def _copy_record(self):
         for name in _RECORD:
-            setattr(self, name, getattr(self.learner_, name))
+            if name in self.learner_.__dict__:
+                setattr(self, name, getattr(self.learner_, name))
+            else:
+                self.__dict__.pop(name, None)
         if hasattr(self.learner_, "feature_names_in_"):
             self.feature_names_in_ = self.learner_.feature_names_in_
         elif hasattr(self, "feature_names_in_"):
@@ -295,5 +342,5 @@ class Averaged(OnlineClassifier):
         check_is_fitted(self, "learner_")
         X = validate_rows(self, X)
         if isinstance(self.learner_, WinnowClassifier):
-            return self.learner_._averaged_decision(X)
-        return np.asarray(safe_sparse_dot(X, self.coef_.ravel())).ravel()
+            return checked_scores(self, self.learner_._averaged_decision(X))
+        return checked_scores(self, safe_sparse_dot(X, self.coef_.ravel()))

@@ -57,7 +57,8 @@ import scipy.sparse as sp
 from numba import njit, types
 from numba.extending import overload
 
-from ..base import OnlineClassifier, check_positive, compiled_rows
+from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
+                    compiled_rows)
 
 #: A weight is ``m * 2**(CHUNK * e)``.
 CHUNK = 256
@@ -579,6 +580,7 @@ class WinnowClassifier(OnlineClassifier):
     _kind = PW
     _averaging = False
     _vote_correct = False
+    _checks_row_norms = False   # rows are normalised by their L1 norm: any scale learns
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -610,7 +612,7 @@ class WinnowClassifier(OnlineClassifier):
             return
         for name in self._frozen_params:
             if getattr(self, name) != fixed[name]:
-                raise ValueError(
+                raise FrozenParameterError(
                     f"{name} changed from {fixed[name]!r} to "
                     f"{getattr(self, name)!r} between partial_fit calls: the "
                     f"initial weights of features not yet updated are already "
