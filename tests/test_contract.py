@@ -53,26 +53,7 @@ def xfail(reason, item, branch):
 #: the checks expected to fail until the named branch is merged:
 #: {test name: {estimator name: mark}}
 _SPARDCA_OWN_VALIDATION = "SparDCA skips the validation every other estimator runs"
-PENDING = {
-    "test_default_constructor": {
-        "SBCW": xfail("default r=10 fails on 5 features", 15, "wt-sbcw"),
-        "ExtremalFeatureSelection": xfail("default Winnow rejects negative X "
-                                          "without the positive_only tag",
-                                          17, "wt-linear"),
-    },
-    "test_extreme_scales_refused_or_learned": {
-        "SparDCA": xfail(_SPARDCA_OWN_VALIDATION + " (no range check, "
-                         "learns nothing at 1e-300)", "1 and 8", "wt-sbcw")},
-    "test_csr_duplicates_score_as_dense": {
-        "SparDCA": xfail(_SPARDCA_OWN_VALIDATION + " (duplicates not summed "
-                         "when scoring)", "1 and 5", "wt-sbcw")},
-    "test_not_fitted": {
-        "SparDCA": xfail("AttributeError instead of NotFittedError", 1,
-                         "wt-sbcw")},
-    "test_bad_random_state_named": {
-        "SparDCA": xfail("numpy's seed message without naming random_state",
-                         11, "wt-sbcw")},
-}
+PENDING = {}
 
 
 def pending(test, cls):
@@ -190,9 +171,7 @@ def malformed_csr_checks(name, kind):
 
 #: estimators that crash the interpreter on a malformed CSR today: checked in
 #: a subprocess, so that the crash is a failure (an xfail) and not an abort
-CRASHES = {"SparDCA"}
-PENDING["test_malformed_csr_refused"] = {
-    "SparDCA": xfail("SparDCA skips the CSR checks (segfault)", 1, "wt-sbcw")}
+CRASHES = set()
 
 
 @pytest.mark.parametrize("kind", ["column too large", "negative column", "indptr"])
@@ -398,12 +377,9 @@ def test_pickle_mid_stream(cls):
 RECORDING = [c for c in ESTIMATORS if issubclass(c, OnlineClassifier)
              or "record" in params_of(c)]
 LACKS_RECORD = {
-    "AROW": ("so", "second order"), "CW": ("so", "second order"),
-    "NAROW": ("so", "second order"), "SCW": ("so", "second order"),
-    "SOP": ("so", "second order"), "BalancedWinnow": ("loops", "Winnow"),
+    "BalancedWinnow": ("loops", "Winnow"),
     "ModifiedBalancedWinnow": ("loops", "Winnow"),
-    "PositiveWinnow": ("loops", "Winnow"), "KernelAROW": ("kernel", "KernelAROW"),
-    "SparDCA": ("sbcw", "SparDCA"),
+    "PositiveWinnow": ("loops", "Winnow"),
 }
 
 
@@ -418,9 +394,7 @@ def _record_marks(test, extra=None):
 
 _record_marks("test_every_estimator_takes_record")
 _record_marks("test_counts_equal_the_full_record")
-_record_marks("test_counts_memory_is_flat", {
-    "BCW": xfail("sigma_times_, pass_times_, sigma_branches_ grow per batch "
-                 "with record='counts'", 13, "wt-sbcw")})
+_record_marks("test_counts_memory_is_flat")
 
 
 def _recording_learner(cls, **params):
