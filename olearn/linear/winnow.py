@@ -70,6 +70,13 @@ LN_CHUNK = CHUNK * math.log(2.0)
 BITS_LO = np.float64(LO).view(np.uint64)
 BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
 
+#: The factors the representation takes exactly to rounding: MBW's
+#: ``alpha (1 + x~_j) < 2 alpha`` stays finite, ``beta (1 - x~_j) >= beta 2**-53``
+#: (``x~_j < 1``) stays a normal float.  Any factor in range is applied in
+#: exact steps of ``2**CHUNK`` (:func:`_multiply`).
+MAX_ALPHA = 2.0 ** 1023
+MIN_BETA = 2.0 ** -969
+
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
@@ -109,14 +116,21 @@ def _multiply(m, e, j, f):
         e[j] = 0
         return
     k = e[j]
-    while f < LO:  # factors below 2**-CHUNK (huge feature values) in steps
+    # bring the factor into [LO, HI) in exact steps of 2**CHUNK, so that the
+    # product of two numbers in [LO, HI) is a finite normal float and each loop
+    # below runs at most once; a non-finite factor (none passes validation)
+    # fails every test and is stored as it comes, for the model check to report
+    while f < LO:  # factors below 2**-CHUNK (huge feature values, tiny beta)
         f *= HI
         k -= 1
+    while HI <= f < np.inf:  # factors above 2**CHUNK (a huge alpha)
+        f *= LO
+        k += 1
     x *= f
-    while x >= HI:
+    while HI <= x < np.inf:
         x *= LO
         k += 1
-    while x < LO:
+    while 0.0 < x < LO:
         x *= HI
         k -= 1
     e[j] = k
@@ -594,10 +608,16 @@ class WinnowClassifier(OnlineClassifier):
         a, b = self.alpha, self.beta
         check_positive("alpha", a)
         check_positive("beta", b)
-        if not a > 1.0:
-            raise ValueError(f"alpha (promotion) must be > 1, got {a!r}.")
-        if not b < 1.0:
-            raise ValueError(f"beta (demotion) must be in (0, 1), got {b!r}.")
+        if not 1.0 < a < MAX_ALPHA:
+            raise ValueError(
+                f"alpha (promotion) must be in (1, 2**1023) = (1, {MAX_ALPHA:.4g}), "
+                f"got {a!r}: the factors alpha and MBW's alpha (1 + x~_j) <= "
+                f"2 alpha must be finite floats.")
+        if not MIN_BETA <= b < 1.0:
+            raise ValueError(
+                f"beta (demotion) must be in [2**-969, 1) = [{MIN_BETA:.4g}, 1), "
+                f"got {b!r}: the factors beta and MBW's beta (1 - x~_j) >= "
+                f"beta 2**-53 must be normal floats (exact to rounding).")
         check_positive("theta", self.theta)
         for name, value in zip(self._frozen_params, self._initial()):
             check_positive(name, value)
@@ -752,10 +772,10 @@ class PositiveWinnow(WinnowClassifier):
 
     Parameters
     ----------
-    alpha : float > 1, default=1.5
+    alpha : float in (1, 2**1023), default=1.5
         Promotion factor.
-    beta : float in (0, 1), default=0.5
-        Demotion factor.
+    beta : float in [2**-969, 1), default=0.5
+        Demotion factor (the ranges: see :mod:`olearn.linear.winnow`).
     theta : float > 0, default=1.0
         Threshold theta_th.
     theta0 : float > 0, default=1.0
