@@ -341,3 +341,33 @@ def test_factor_range_named(bad, match):
             cls(**bad).fit(X, y)
     for cls in LEARNERS:                                 # the edges themselves pass
         cls(alpha=np.nextafter(2.0 ** 1023, 0), beta=2.0 ** -969).fit(X, y)
+
+
+# -- record= (issue 16, item 13) ------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore:ModifiedBalancedWinnow. an update with")
+@pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
+def test_record_counts(cls):
+    """``record="counts"`` keeps the three counts only (constant memory), the
+    model and counts equal the full record's; it cannot change mid-stream."""
+    from olearn.base import FrozenParameterError
+    X, y = text_like(n=600)
+    assert cls().get_params()["record"] == "full"
+    full, counts = cls(), cls(record="counts")
+    for chunk in np.array_split(np.arange(len(y)), 5):
+        full.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+        counts.partial_fit(sp.csr_matrix(X[chunk]), y[chunk], classes=[-1, 1])
+    assert (counts.n_rounds_, counts.n_mistakes_, counts.n_updates_) == (
+        600, int(full.mistakes_.sum()), full.n_updates_)
+    assert_array_equal(counts.log_u_, full.log_u_)
+    assert_array_equal(counts.decision_function(X), full.decision_function(X))
+    for name in ("mistakes_", "margins_"):
+        with pytest.raises(AttributeError, match="record='counts'"):
+            getattr(counts, name)
+    assert counts._mistake_buffer.size == 0           # nothing grows per round
+    counts.set_params(record="full")
+    with pytest.raises(FrozenParameterError, match="record changed"):
+        counts.partial_fit(X, y)
+    fitted = cls(record="counts", n_epochs=2).fit(X, y)
+    ref = cls(n_epochs=2).fit(X, y)
+    assert (fitted.n_rounds_, fitted.n_mistakes_, fitted.n_updates_) == (
+        ref.n_rounds_, ref.n_mistakes_, ref.n_updates_)

@@ -624,29 +624,7 @@ class WinnowClassifier(OnlineClassifier):
         if self._kind == MBW:
             check_positive("margin", self.margin, allow_zero=True)
 
-    def _check_frozen(self):
-        fixed = getattr(self, "_fixed_params", None)
-        if fixed is None:
-            return
-        for name in self._frozen_params:
-            if getattr(self, name) != fixed[name]:
-                raise ValueError(
-                    f"{name} changed from {fixed[name]!r} to "
-                    f"{getattr(self, name)!r} between partial_fit calls: the "
-                    f"initial weights of features not yet updated are already "
-                    f"set; call fit to start again.")
-
     # -- estimator hooks ----------------------------------------------------
-    def fit(self, X, y):
-        self._fixed_params = None
-        return super().fit(X, y)
-
-    def partial_fit(self, X, y, classes=None):
-        if hasattr(self, "classes_"):
-            self._check_frozen()
-            self._check_params()
-        return super().partial_fit(X, y, classes=classes)
-
     def _validate(self, X, y, reset):
         X, y, labels = super()._validate(X, y, reset)
         if labels.size <= 2:  # else the base's "Only binary classification" error
@@ -668,8 +646,6 @@ class WinnowClassifier(OnlineClassifier):
         self._lu = np.full(nv, -np.inf)
         self._lv = np.full(nv if theta_v is not None else 0, -np.inf)
         self._last = np.zeros(nv, dtype=np.int64)
-        self._fixed_params = {name: getattr(self, name)
-                              for name in self._frozen_params}
 
     def _learn(self, X, y, mistakes, margins):
         zeroed = self._istate[N_ZEROED]
@@ -780,7 +756,7 @@ class PositiveWinnow(WinnowClassifier):
         Threshold theta_th.
     theta0 : float > 0, default=1.0
         Initial weight (frozen once fitted).
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -800,7 +776,7 @@ class PositiveWinnow(WinnowClassifier):
     _frozen_params = ("theta0",)
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0=1.0, *,
-                 n_epochs=1, shuffle=False, random_state=None):
+                 n_epochs=1, shuffle=False, random_state=None, record="full"):
         self.alpha = alpha
         self.beta = beta
         self.theta = theta
@@ -808,6 +784,7 @@ class PositiveWinnow(WinnowClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _initial(self):
         return self.theta0, None
@@ -826,7 +803,7 @@ class BalancedWinnow(WinnowClassifier):
     alpha, beta, theta, theta0_pos, theta0_neg : float
         Defaults 1.5, 0.5, 1.0, 2.0, 1.0 (Table 3); the initial weights
         ``theta0_pos``, ``theta0_neg`` are frozen once fitted.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -847,7 +824,7 @@ class BalancedWinnow(WinnowClassifier):
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
                  theta0_neg=1.0, *, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         self.alpha = alpha
         self.beta = beta
         self.theta = theta
@@ -856,6 +833,7 @@ class BalancedWinnow(WinnowClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _initial(self):
         return self.theta0_pos, self.theta0_neg
@@ -874,7 +852,7 @@ class ModifiedBalancedWinnow(BalancedWinnow):
         As in :class:`BalancedWinnow` (Table 3 defaults).
     margin : float >= 0, default=1.0
         The thick separator M.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -894,9 +872,9 @@ class ModifiedBalancedWinnow(BalancedWinnow):
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
                  theta0_neg=1.0, margin=1.0, *, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         super().__init__(alpha=alpha, beta=beta, theta=theta,
                          theta0_pos=theta0_pos, theta0_neg=theta0_neg,
                          n_epochs=n_epochs, shuffle=shuffle,
-                         random_state=random_state)
+                         random_state=random_state, record=record)
         self.margin = margin
