@@ -337,6 +337,13 @@ def markdown(sessions, args):
         f"(a different algorithm) shows the floor of one sparse dot product per row "
         f"on this machine: {by['Perceptron (reference row, not a peer)']['loop_ns_per_nonzero']:.2f} "
         f"ns per nonzero.")
+    perceptron = by["Perceptron (reference row, not a peer)"]["fit_seconds"]
+    lines.append(
+        "- Against the Perceptron row (its fit time / the learner's, end to end, "
+        "same session; issue 19 asks >= 0.6 of the Winnows and >= 0.3 of the voted "
+        "MBW): " + ", ".join(f"{r['learner']} {perceptron / r['fit_seconds']:.2f}"
+                             for r in rows if not r["learner"].startswith("Perceptron"))
+        + ".")
     lines.append(
         "- What made the loops faster (`olearn/linear/winnow.py`, `_train`): one "
         "compiled loop per learner; no helper with array arguments on the per-row or "

@@ -453,9 +453,20 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         if voting:  # the always-on feature's pending vote
             count = credits - last[b]
             if count > 0:
-                _vote_add(au, aue, b, u[b], ue[b], float(count))
+                c = float(count)
+                w = u[b]
+                acc = au[b] + w * c
+                if w >= 0.0 and au[b] >= 0.0 and acc < HI:
+                    au[b] = acc
+                else:
+                    _vote_add(au, aue, b, w, ue[b], c)
                 if balanced:
-                    _vote_add(av, ave, b, v[b], ve[b], float(count))
+                    w = v[b]
+                    acc = av[b] + w * c
+                    if w >= 0.0 and av[b] >= 0.0 and acc < HI:
+                        av[b] = acc
+                    else:
+                        _vote_add(av, ave, b, w, ve[b], c)
             last[b] = credits
         # general pass: the queued features, then the always-on one (k = hi).
         # A weight with a nonzero exponent whose mantissa stays in range is
