@@ -14,7 +14,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from olearn import (ALMA, NORMA, PA, Averaged, BalancedWinnow, ModifiedBalancedWinnow,
                     Perceptron, PositiveWinnow, ROMMA, AggressiveROMMA)
-from olearn.experiments.single_pass import MistakeDrivenPA
 
 CHUNKS = ((0, 1), (1, 70), (70, 71), (71, 180), (180, 240))
 
@@ -37,7 +36,7 @@ LINEAR = {
     "PA": (PA(), lambda m: m < 1.0),
     "PA(eps=1, gamma=0.1)": (PA(epsilon=1.0, gamma=0.1), lambda m: m < 1.0),
     "PA-I": (PA(C=0.3, variant="PA-I"), lambda m: m < 1.0),
-    "MistakeDrivenPA": (MistakeDrivenPA(), lambda m: m <= 0),
+    "PA(update_on=mistake)": (PA(update_on="mistake", gamma=0.1), lambda m: m <= 0),
     "ROMMA": (ROMMA(), lambda m: m <= 0),
     "AggressiveROMMA": (AggressiveROMMA(), lambda m: m < 1.0),
 }
@@ -218,8 +217,8 @@ def test_winnow_frozen_param_change_raises_through_averaged():
 
 
 @parametrize_with_checks([Averaged(Perceptron(), weights="correct"),
-                          Averaged(MistakeDrivenPA(), weights="correct"),
-                          MistakeDrivenPA()])
+                          Averaged(PA(update_on="mistake", gamma=0.1), weights="correct"),
+                          PA(update_on="mistake", gamma=0.1)])
 def test_sklearn_checks_linear(estimator, check):
     check(estimator)
 

@@ -25,10 +25,13 @@ def perceptron_with_scale_add(X, y, v, z, state, mistakes, margins):
 
 
 @njit
-def pa_with_scale_add(X, y, v, z, state, mistakes, margins, C, capped, gamma, epsilon):
+def pa_with_scale_add(X, y, v, z, state, mistakes, margins, C, capped, gamma, epsilon,
+                      on_mistake):
     n = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if on_mistake and y[t] * score > 0.0:
+            continue
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
         if tau != 0.0:
             scale_add(X, t, 1.0, tau * y[t], v, z, state, score, sq)
@@ -61,8 +64,8 @@ def run(loop, X, y, averaging, *params):
 
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("averaging", [False, True])
-@pytest.mark.parametrize("learner", ["Perceptron", "PA", "PA-I", "PA-II", "NORMA",
-                                     "NORMA-sqrt"])
+@pytest.mark.parametrize("learner", ["Perceptron", "PA", "PA-I", "PA-II", "PA-mistake",
+                                     "NORMA", "NORMA-sqrt"])
 def test_spelled_out_update_equals_scale_add(learner, sparse, averaging):
     rng = np.random.default_rng(7)
     X = rng.normal(size=(400, 30)) * (rng.random((400, 30)) < 0.3)
@@ -76,8 +79,11 @@ def test_spelled_out_update_equals_scale_add(learner, sparse, averaging):
         ours = run(norma_pass, X, y, averaging, *params)
         reference = run(norma_with_scale_add, X, y, averaging, *params)
     else:
-        params = {"PA": (np.inf, False, 0.0, 1.0), "PA-I": (0.1, True, 0.0, 1.0),
-                  "PA-II": (np.inf, False, 1 / (2 * 0.1), 1.0)}[learner]
+        params = {"PA": (np.inf, False, 0.0, 1.0, False),
+                  "PA-I": (0.1, True, 0.0, 1.0, False),
+                  "PA-II": (np.inf, False, 1 / (2 * 0.1), 1.0, False),
+                  # Carvalho and Cohen's PA: eq. (1), gamma = 0.1, on mistakes
+                  "PA-mistake": (np.inf, False, 0.1, 1.0, True)}[learner]
         ours = run(pa_pass, X, y, averaging, *params)
         reference = run(pa_with_scale_add, X, y, averaging, *params)
     assert ours[0] == reference[0] > 10

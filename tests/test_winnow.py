@@ -261,3 +261,113 @@ def test_million_updates_against_arbitrary_precision():
         s = sum((u[j] - v[j] for j in idx), D(0)) / D(len(idx)) - 1
         exact.append(s > 0)
     assert_array_equal(est.decision_function(Xt) > 0, exact)
+
+
+# -- factors at the edge of the representation (issue 16, item 2) ----------------------
+_HANG_SCRIPT = """
+import numpy as np
+from olearn import BalancedWinnow, ModifiedBalancedWinnow
+from olearn.linear.winnow import _multiply
+m, e = np.array([2.0 ** 200, 1.0, 1.0, 1.0]), np.zeros(4, dtype=np.int64)
+_multiply(m, e, 0, 1e300)          # 2**200 * 1e300 overflows a float
+_multiply(m, e, 1, np.inf)         # a non-finite factor (validation refuses it)
+_multiply(m, e, 2, np.nan)
+_multiply(m, e, 3, 2.0 ** 1000)
+print(repr(float(m[0])), int(e[0]), repr(float(m[1])), repr(float(m[2])),
+      repr(float(m[3])), int(e[3]))
+rng = np.random.default_rng(0)
+X = np.abs(rng.standard_normal((300, 5)))
+y = np.where(rng.random(300) < 0.5, 1, -1)
+for cls in (BalancedWinnow, ModifiedBalancedWinnow):
+    print(cls(alpha=1e300).fit(X, y).n_updates_)
+"""
+
+
+def _run_with_timeout(script, timeout=300):
+    import subprocess
+    import sys
+    try:
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                             text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"did not return within {timeout} s (the renormalising loop spins)")
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split("\n")
+
+
+def test_huge_factor_cannot_spin():
+    """``BalancedWinnow(alpha=1e300)`` used to hang: ``_multiply`` formed
+    ``x * f = inf`` and renormalised ``while x >= HI`` for ever.  The factor is
+    now stepped into [2**-256, 2**256) first (exact), and a non-finite factor
+    falls through every loop."""
+    lines = _run_with_timeout(_HANG_SCRIPT)
+    m0, e0, m1, m2, m3, e3 = lines[0].split()
+    # 2**200 * 1e300 = |m| 2**(256 e), exact to rounding
+    assert math.log(abs(float(m0))) + 256 * int(e0) * math.log(2) == pytest.approx(
+        200 * math.log(2) + math.log(1e300), rel=1e-15)
+    assert float(m1) == math.inf and math.isnan(float(m2))  # left for the model check
+    assert abs(float(m3)) == 2.0 ** (1000 - 256 * int(e3))  # powers of two: exact
+    assert int(lines[1]) > 0 and int(lines[2]) > 0
+
+
+@pytest.mark.filterwarnings("ignore:ModifiedBalancedWinnow. an update with")
+def test_huge_alpha_matches_arbitrary_precision():
+    """MBW with ``alpha = 1e300`` (weights far beyond float range after a few
+    updates) against the 60-digit decimal reference."""
+    X, y = extreme_stream(3000, seed=2)
+    _run_with_timeout(
+        "import numpy as np; from olearn import ModifiedBalancedWinnow\n"
+        "X = np.zeros((4, 4)); X[:, 1] = 1; X[::2, 0] = 1\n"
+        "ModifiedBalancedWinnow(alpha=1e300).fit(X, [1, -1, 1, -1])")
+    est = ModifiedBalancedWinnow(alpha=1e300).fit(sp.csr_matrix(X), y)
+    u, v, mistakes = decimal_reference(X, y, alpha=1e300)
+    assert_array_equal(est.mistakes_, mistakes)
+    assert_allclose(est.log_u_, [float(w.ln()) for w in u], rtol=1e-12)
+    assert_allclose(est.log_v_, [float(w.ln()) for w in v], rtol=1e-12)
+    assert est._ue.max() > 4                      # beyond 2**1024: the exponents work
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(alpha=2.0 ** 1023), r"alpha \(promotion\) must be in \(1, 2\*\*1023\)"),
+    (dict(alpha=1e308), r"alpha \(promotion\) must be in \(1, 2\*\*1023\)"),
+    (dict(beta=1e-300), r"beta \(demotion\) must be in \[2\*\*-969, 1\)"),
+    (dict(beta=5e-324), r"beta \(demotion\) must be in \[2\*\*-969, 1\)"),
+])
+@pytest.mark.filterwarnings("ignore:ModifiedBalancedWinnow. an update with")
+def test_factor_range_named(bad, match):
+    X, y = text_like(n=20)
+    for cls in LEARNERS:
+        with pytest.raises(ValueError, match=match):
+            cls(**bad).fit(X, y)
+    for cls in LEARNERS:                                 # the edges themselves pass
+        cls(alpha=np.nextafter(2.0 ** 1023, 0), beta=2.0 ** -969).fit(X, y)
+
+
+# -- record= (issue 16, item 13) ------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore:ModifiedBalancedWinnow. an update with")
+@pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
+def test_record_counts(cls):
+    """``record="counts"`` keeps the three counts only (constant memory), the
+    model and counts equal the full record's; it cannot change mid-stream."""
+    from olearn.base import FrozenParameterError
+    X, y = text_like(n=600)
+    assert cls().get_params()["record"] == "full"
+    full, counts = cls(), cls(record="counts")
+    for chunk in np.array_split(np.arange(len(y)), 5):
+        full.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+        counts.partial_fit(sp.csr_matrix(X[chunk]), y[chunk], classes=[-1, 1])
+    assert (counts.n_rounds_, counts.n_mistakes_, counts.n_updates_) == (
+        600, int(full.mistakes_.sum()), full.n_updates_)
+    assert_array_equal(counts.log_u_, full.log_u_)
+    assert_array_equal(counts.decision_function(X), full.decision_function(X))
+    for name in ("mistakes_", "margins_"):
+        with pytest.raises(AttributeError, match="record='counts'"):
+            getattr(counts, name)
+    assert counts._mistake_buffer.size == 0           # nothing grows per round
+    counts.set_params(record="full")
+    with pytest.raises(FrozenParameterError, match="record changed"):
+        counts.partial_fit(X, y)
+    fitted = cls(record="counts", n_epochs=2).fit(X, y)
+    ref = cls(n_epochs=2).fit(X, y)
+    assert (fitted.n_rounds_, fitted.n_mistakes_, fitted.n_updates_) == (
+        ref.n_rounds_, ref.n_mistakes_, ref.n_updates_)

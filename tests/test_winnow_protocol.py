@@ -1,16 +1,19 @@
 """The single-pass protocol: the paper's mistake-driven PA, checkpoints, t-tests, ranks."""
+import hashlib
+
 import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from olearn import PA
+from olearn import PA, Averaged
 from olearn.experiments import single_pass as spx
-from olearn.experiments.single_pass import MistakeDrivenPA
 
 
 def reference_mistake_driven_pa(X, y, epsilon=1.0, gamma=0.1):
-    """Carvalho and Cohen's eq. (1) step, taken only when y w.x <= 0 (Table 1)."""
+    """Carvalho and Cohen's eq. (1) step, taken only when y w.x <= 0 (Table 1).
+
+    ``updates`` counts the rounds that change ``w`` (an all-zero row does not)."""
     w = np.zeros(X.shape[1])
     updates = 0
     for x, label in zip(X, y):
@@ -18,25 +21,51 @@ def reference_mistake_driven_pa(X, y, epsilon=1.0, gamma=0.1):
         if margin <= 0:
             tau = (epsilon - margin) / (x @ x + gamma)
             w = w + tau * label * x
-            updates += 1
+            updates += bool(np.any(x != 0))
     return w, updates
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-def test_mistake_driven_pa_matches_reference(sparse):
+def test_pa_on_mistakes_matches_reference(sparse):
     import scipy.sparse as sp
     rng = np.random.default_rng(0)
     X = rng.standard_normal((300, 10)) * (rng.random((300, 10)) < 0.5)
+    X[7] = 0.0                       # an all-zero row on a mistake: not an update
     y = np.where(X @ rng.standard_normal(10) > 0, 1, -1)
     y[rng.random(300) < 0.1] *= -1
     w, updates = reference_mistake_driven_pa(X, y)
-    est = MistakeDrivenPA().fit(sp.csr_matrix(X) if sparse else X, y)
+    est = PA(update_on="mistake", epsilon=1.0, gamma=0.1).fit(
+        sp.csr_matrix(X) if sparse else X, y)
     assert_allclose(est.coef_.ravel(), w, rtol=1e-12, atol=1e-14)
     assert est.n_updates_ == updates
-    # the JMLR rule (loss-driven) is a different algorithm on the same stream
+    # the JMLR rule (loss-driven, the default) is a different algorithm here
     assert not np.allclose(PA(epsilon=1.0, gamma=0.1).fit(X, y).coef_, est.coef_)
-    with pytest.raises(ValueError, match="gamma"):
-        MistakeDrivenPA(gamma=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="update_on must be one of"):
+        PA(update_on="mistakes").fit(X, y)
+
+
+def _digest(*arrays):
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes()
+                                   for a in arrays)).hexdigest()[:16]
+
+
+def test_pa_on_mistakes_equals_the_former_mistake_driven_pa(real_data):
+    """``PA(update_on="mistake")`` replaced ``single_pass.MistakeDrivenPA``
+    (issue 16, item 16).  The figures were computed by that class (commit
+    5e1544d) on german.numer scaled by MaxAbsScaler, in file order: 354
+    mistakes, 355 updates (the first round is a tie at w = 0), and digests of
+    its weights, record and voted weights (``Averaged(weights="correct")``)."""
+    from sklearn.preprocessing import MaxAbsScaler
+    X, y = real_data("german.numer")
+    X, y = MaxAbsScaler().fit_transform(X), np.asarray(y)
+    est = PA(update_on="mistake", epsilon=1.0, gamma=0.1).fit(X, y)
+    voted = Averaged(PA(update_on="mistake", epsilon=1.0, gamma=0.1),
+                     weights="correct").fit(X, y)
+    assert (est.n_mistakes_, est.n_updates_) == (354, 355)
+    assert _digest(est.coef_) == "b6a72b6278d53068"
+    assert _digest(est.mistakes_, est.margins_) == "3d9c74d8375cb15a"
+    assert _digest(voted.coef_) == "4de7f213a26a68f2"
+    assert spx.online_learners()["PA"].get_params()["update_on"] == "mistake"
 
 
 def test_checkpoints_grow_by_ten_percent():

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from numpy.testing import assert_array_equal
+from numpy.testing import assert_allclose, assert_array_equal
 
 from olearn import Averaged, BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
 from test_winnow import extreme_stream, text_like
@@ -164,3 +164,60 @@ def test_csr_with_zeros_equals_csr_without():
         assert_array_equal(a.margins_, b.margins_)
         assert_array_equal(a._u, b._u)
         assert_array_equal(a._seen, b._seen)
+
+
+def log_domain_vote(cls, X, y, weights, **kw):
+    """The vote of the former implementation, in the log domain: every
+    hypothesis ``(log u, log v)`` and its credit, summed with logaddexp."""
+    est = cls(**kw)
+    lz, terms_u, terms_v = 0, [], []
+    balanced = cls is not PositiveWinnow
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for t in range(X.shape[0]):
+            if t == 0:
+                est.partial_fit(X[:1], y[:1], classes=[-1, 1])
+                probe = cls(**kw)
+                probe._init_state(X.shape[1])
+                before = (probe.log_u_, probe.log_v_ if balanced else None)
+            else:
+                before = (est.log_u_, est.log_v_ if balanced else None)
+                est.partial_fit(X[t:t + 1], y[t:t + 1])
+            if cls is ModifiedBalancedWinnow:
+                fired = est.margins_[-1] <= est.margin
+            else:
+                fired = est.mistakes_[-1]
+            hyp = before if weights == "correct" else (
+                est.log_u_, est.log_v_ if balanced else None)
+            if weights == "rounds" or not fired:
+                terms_u.append(hyp[0])
+                terms_v.append(hyp[1])
+                lz += 1
+    with np.errstate(divide="ignore"):
+        log_u = np.logaddexp.reduce(np.array(terms_u), axis=0) - np.log(lz)
+        log_v = (np.logaddexp.reduce(np.array(terms_v), axis=0) - np.log(lz)
+                 if balanced else None)
+    return log_u, log_v
+
+
+@pytest.mark.parametrize("weights", ["rounds", "correct"])
+@pytest.mark.parametrize("short", list(LEARNERS))
+def test_vote_sums_equal_the_log_domain_vote(short, weights):
+    """The vote is kept as mantissa/exponent sums (one multiply and add per
+    changed weight) instead of log-domain sums (a log, log1p and exp each):
+    equal within round-off, with weights and vote sums beyond 2**256."""
+    from olearn.linear.winnow import _to_log
+    X, y = stream("extreme_big_factors")
+    cls = LEARNERS[short]
+    kw = params("extreme_big_factors")
+    voted = Averaged(cls(**kw), weights=weights)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        voted.fit(X, y)
+    u, ue, v, ve = voted.learner_._average_arrays()
+    log_u, log_v = log_domain_vote(cls, X, y, weights, **kw)
+    inner = voted.learner_      # weights with exponents: the vote's slow path
+    assert (inner._ue != 0).any() or (inner._ve != 0).any()
+    assert_allclose(_to_log(u, ue), log_u, rtol=1e-12, atol=1e-9)
+    if log_v is not None:
+        assert_allclose(_to_log(v, ve), log_v, rtol=1e-12, atol=1e-9)

@@ -6,88 +6,33 @@ selection.
 The paper's PA is mistake-driven (their Table 1: *every* learner updates only
 when its prediction is wrong) with the relaxed step of their eq. (1),
 ``tau = (epsilon - y w.x) / (||x||^2 + gamma)``, ``epsilon = 1``,
-``gamma = 0.1``.  olearn's :class:`olearn.PA` updates whenever the hinge loss
-is positive (the JMLR rule); :class:`MistakeDrivenPA` below is the paper's rule
-(the same step :func:`olearn.linear.pa.pa_tau`, taken only on mistakes).
+``gamma = 0.1``: ``olearn.PA(update_on="mistake", epsilon=1.0, gamma=0.1)``
+(the default ``update_on="round"`` is the JMLR rule, an update whenever the
+hinge loss is positive).
 """
-from numba import njit
+import contextlib
+import datetime
+import json
+import time
+from pathlib import Path
 
-from ..base import check_positive
-from ..linear.core import LinearClassifier, predict_round, scale_add
-from ..linear.pa import pa_tau
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy import stats
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import f1_score
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
 
-
-@njit(cache=True)
-def mistake_driven_pa_pass(X, y, v, z, state, mistakes, margins, gamma, epsilon):
-    n_updates = 0
-    for t in range(y.shape[0]):
-        score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if y[t] * score <= 0.0:  # Table 1: update on a mistake only
-            tau = pa_tau(epsilon - y[t] * score, sq, 0.0, False, gamma)
-            if tau != 0.0:
-                scale_add(X, t, 1.0, tau * y[t], v, z, state, score, sq)
-                n_updates += 1
-    return n_updates
-
-
-class MistakeDrivenPA(LinearClassifier):
-    """PA as Carvalho and Cohen run it: eq. (1) step on mistakes only (Table 1).
-
-    ``tau_t = (epsilon - y_t w.x_t) / (||x_t||^2 + gamma)`` when
-    ``y_t w.x_t <= 0`` (a zero score counts, as for the Perceptron), no update
-    otherwise.  Defaults are the paper's Table 3: ``epsilon = 1, gamma = 0.1``.
-
-    This is the paper's rule, not the JMLR PA (which also updates correct
-    predictions with margin below ``epsilon``): in olearn the latter is
-    ``PA(epsilon=1, gamma=0.1)``.
-    """
-
-    def __init__(self, *, epsilon=1.0, gamma=0.1, n_epochs=1, shuffle=False,
-                 random_state=None):
-        self.epsilon = epsilon
-        self.gamma = gamma
-        self.n_epochs = n_epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-
-    def _check_params(self):
-        check_positive("epsilon", self.epsilon)
-        check_positive("gamma", self.gamma, allow_zero=True)
-
-    def _update_rule(self, margins):
-        """Rounds on which the update rule fires (for ``Averaged(weights="correct")``)."""
-        return margins <= 0.0
-
-    def _learn(self, X, y, mistakes, margins):
-        return mistake_driven_pa_pass(X, y, self._v, self._z, self._state,
-                                      mistakes, margins, float(self.gamma),
-                                      float(self.epsilon))
-
-
-# ======================================================================= protocol
-import contextlib  # noqa: E402
-import datetime  # noqa: E402
-import json  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import scipy.sparse as sp  # noqa: E402
-from scipy import stats  # noqa: E402
-from sklearn.base import clone  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.metrics import f1_score  # noqa: E402
-from sklearn.model_selection import StratifiedKFold  # noqa: E402
-from sklearn.naive_bayes import MultinomialNB  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import MinMaxScaler  # noqa: E402
-from sklearn.svm import SVC  # noqa: E402
-
-from .. import datasets  # noqa: E402
-from ..linear import (ROMMA, Averaged, BalancedWinnow,  # noqa: E402
+from .. import datasets
+from ..linear import (PA, ROMMA, Averaged, BalancedWinnow,
                       ModifiedBalancedWinnow, Perceptron, PositiveWinnow)
-from .runner import _versions, git_commit, git_dirty  # noqa: E402
+from .runner import _versions, git_commit, git_dirty
 
 #: data sets of the report available here: (group, olearn name, positive label,
 #: preprocessing note).  The others are listed in NOT_AVAILABLE.
@@ -164,7 +109,7 @@ def voted(learner):
 def online_learners():
     """Table 4's learners with the parameters of Table 3."""
     base = {"MBW": ModifiedBalancedWinnow(), "PW": PositiveWinnow(),
-            "BW": BalancedWinnow(), "PA": MistakeDrivenPA(epsilon=1.0, gamma=0.1),
+            "BW": BalancedWinnow(), "PA": PA(update_on="mistake", epsilon=1.0, gamma=0.1),
             "ROMMA": ROMMA()}
     out = dict(base)
     out.update({f"v-{k}": voted(v) for k, v in base.items()})

@@ -18,7 +18,7 @@ Two weightings of the intermediate hypotheses (``weights=``):
 
 Both are kept in O(nnz(x_t)) per round, never by storing hypotheses:
 
-* Winnow learners keep the vote per coordinate in the log domain
+* Winnow learners keep the vote per coordinate lazily, as mantissa/exponent sums
   (:mod:`olearn.linear.winnow`), either weighting;
 * linear learners keep ``"rounds"`` lazily in their own pass
   (:mod:`olearn.linear.core`); for ``"correct"`` they run a *shadow* copy of the

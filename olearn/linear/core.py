@@ -38,6 +38,9 @@ from .._rows import row_axpy, row_dot_sq
 from ..base import OnlineClassifier
 
 SCALE, SQNORM, SUM_SCALE = 0, 1, 2
+#: when a learner with ``update_on=`` solves its round's program: on every
+#: round, or on mistakes (``y_t w_t.x_t <= 0``) only
+UPDATE_ON = ("round", "mistake")
 
 
 @njit(cache=True)

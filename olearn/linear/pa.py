@@ -16,13 +16,21 @@ in the JMLR paper).  The Lagrangian gives ``w_{t+1} = w_t + tau_t y_t x_t`` with
 Carvalho and Cohen (2006, eq. 1) write PA with an insensitivity ``epsilon``
 and a relaxation ``gamma >= 0``: ``tau = l_t / (||x_t||^2 + gamma)``, which is
 PA for ``gamma = 0`` and PA-II for ``gamma = 1/(2C)``.
+
+When to update (``update_on``).  The JMLR rule (``"round"``, the default)
+solves the round's program on every round, so ``w`` moves whenever the hinge
+loss is positive, a correct prediction with margin below ``epsilon``
+included.  Carvalho and Cohen run every learner mistake-driven (their
+Table 1): ``update_on="mistake"`` takes the same step only when
+``y_t w_t.x_t <= 0`` (a mistake, or a tie at score 0, as for the
+Perceptron); their PA is ``PA(update_on="mistake", epsilon=1, gamma=0.1)``.
 """
 from numba import njit
 
 from ..base import check_positive
 from .._rows import row_axpy, row_has_nonzero
-from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
-                   exact_sqnorm, predict_round)
+from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, UPDATE_ON,
+                   LinearClassifier, exact_sqnorm, predict_round)
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -41,10 +49,12 @@ def pa_tau(loss, sq, C, capped, gamma):
 
 @njit(cache=True)
 def pa_pass(X, y, v, z, state, mistakes, margins,
-            C, capped, gamma, epsilon):
+            C, capped, gamma, epsilon, on_mistake):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if on_mistake and y[t] * score > 0.0:  # update_on="mistake": correct
+            continue
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
         if tau != 0.0:
             # scale_add(X, t, 1.0, tau * y[t], ...) spelled out (see olearn.linear)
@@ -82,6 +92,12 @@ class PA(LinearClassifier):
         Carvalho and Cohen's relaxation: ``tau = l / (||x||^2 + gamma)``.
         Only with ``variant="PA"`` (``gamma=0`` is plain PA); ``gamma = 1/(2C)``
         reproduces PA-II.
+    update_on : {"round", "mistake"}, default="round"
+        ``"round"``: the JMLR paper's rule, an update whenever the hinge loss
+        is positive.  ``"mistake"``: Carvalho and Cohen's setting (2006,
+        Table 1), the same step only on rounds with ``y_t w_t.x_t <= 0`` (a
+        tie at score 0 included); their PA is
+        ``PA(update_on="mistake", epsilon=1.0, gamma=0.1)``.
     n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
@@ -98,12 +114,13 @@ class PA(LinearClassifier):
     """
 
     def __init__(self, C=1.0, variant="PA", *, epsilon=1.0, gamma=None,
-                 n_epochs=1, shuffle=False, random_state=None,
-                 record="full"):
+                 update_on="round", n_epochs=1, shuffle=False,
+                 random_state=None, record="full"):
         self.C = C
         self.variant = variant
         self.epsilon = epsilon
         self.gamma = gamma
+        self.update_on = update_on
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -122,6 +139,9 @@ class PA(LinearClassifier):
                     f"gamma is the relaxation of plain PA (Carvalho and "
                     f"Cohen, eq. 1); with variant={self.variant!r} use C.")
             check_positive("gamma", self.gamma, allow_zero=True)
+        if not isinstance(self.update_on, str) or self.update_on not in UPDATE_ON:
+            raise ValueError(f"update_on must be one of {UPDATE_ON}, "
+                             f"got {self.update_on!r}.")
 
     def _rule(self):
         """``(C, capped, gamma)`` of :func:`pa_tau` for this variant."""
@@ -131,8 +151,17 @@ class PA(LinearClassifier):
             return float(self.C), False, 1.0 / (2.0 * self.C)
         return float(self.C), False, float(self.gamma or 0.0)
 
+    def _update_rule(self, margins):
+        """Rounds on which the rule fires, from the margins ``y_t w_t.x_t``
+        (for ``Averaged(weights="correct")``): a positive hinge loss, or with
+        ``update_on="mistake"`` a mistake or tie."""
+        if self.update_on == "mistake":
+            return margins <= 0.0
+        return margins < self.epsilon
+
     def _learn(self, X, y, mistakes, margins):
         C, capped, gamma = self._rule()
         return pa_pass(X, y, self._v, self._z, self._state, mistakes, margins,
-                       C, capped, gamma, float(self.epsilon))
+                       C, capped, gamma, float(self.epsilon),
+                       self.update_on == "mistake")
 

@@ -98,10 +98,8 @@ from numba.extending import overload
 
 from ._l1ball import FEASIBLE, project_l1_halfspace
 from ..base import FrozenParameterError, check_positive
-from .core import (SCALE, SQNORM, LinearClassifier, move_coord,
+from .core import (SCALE, SQNORM, UPDATE_ON, LinearClassifier, move_coord,
                      predict_round, scale_add)
-
-UPDATE_ON = ("round", "mistake")
 _NORM_SLACK = 1e-12          # relative rounding allowance on ||w|| <= beta
 
 

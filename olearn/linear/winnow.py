@@ -46,8 +46,10 @@ Exact multiplicative state
     follows the rule and warns).
 
 Voting (:class:`olearn.Averaged` with a Winnow learner) is kept per
-coordinate, lazily: a weight's contribution to the vote is added only when it
-changes, in the log domain, so the average also never overflows.
+coordinate, lazily: a weight's contribution to the vote (its value times the
+credits since it last changed) is added only when it changes, to a sum kept
+as mantissa and exponent like the weights, so the average also never
+overflows; O(nnz) per round, no log or exp.
 """
 import math
 import warnings
@@ -70,6 +72,13 @@ LN_CHUNK = CHUNK * math.log(2.0)
 #: like the values for non-negative floats; negative ones wrap above SPAN)
 BITS_LO = np.float64(LO).view(np.uint64)
 BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
+
+#: The factors the representation takes exactly to rounding: MBW's
+#: ``alpha (1 + x~_j) < 2 alpha`` stays finite, ``beta (1 - x~_j) >= beta 2**-53``
+#: (``x~_j < 1``) stays a normal float.  Any factor in range is applied in
+#: exact steps of ``2**CHUNK`` (:func:`_multiply`).
+MAX_ALPHA = 2.0 ** 1023
+MIN_BETA = 2.0 ** -969
 
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
@@ -110,14 +119,21 @@ def _multiply(m, e, j, f):
         e[j] = 0
         return
     k = e[j]
-    while f < LO:  # factors below 2**-CHUNK (huge feature values) in steps
+    # bring the factor into [LO, HI) in exact steps of 2**CHUNK, so that the
+    # product of two numbers in [LO, HI) is a finite normal float and each loop
+    # below runs at most once; a non-finite factor (none passes validation)
+    # fails every test and is stored as it comes, for the model check to report
+    while f < LO:  # factors below 2**-CHUNK (huge feature values, tiny beta)
         f *= HI
         k -= 1
+    while HI <= f < np.inf:  # factors above 2**CHUNK (a huge alpha)
+        f *= LO
+        k += 1
     x *= f
-    while x >= HI:
+    while HI <= x < np.inf:
         x *= LO
         k += 1
-    while x < LO:
+    while 0.0 < x < LO:
         x *= HI
         k -= 1
     e[j] = k
@@ -211,90 +227,69 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
 
 
 @njit(cache=True)
-def _log_add(a, b):
-    """``log(exp(a) + exp(b))`` without overflow; ``-inf`` is log 0."""
-    if a == -np.inf:
-        return b
-    if b == -np.inf:
-        return a
-    if a < b:
-        a, b = b, a
-    return a + math.log1p(math.exp(b - a))
+def _normalise(x, k):
+    """``(x', k')`` with ``x 2**(CHUNK k) = x' 2**(CHUNK k')`` and ``x'`` in ``[LO, HI)`` (``x > 0``)."""
+    while HI <= x < np.inf:
+        x *= LO
+        k += 1
+    while 0.0 < x < LO:
+        x *= HI
+        k -= 1
+    return x, k
 
 
 @njit(cache=True)
-def _log_weight(m, e, j):
-    return math.log(abs(m[j])) + LN_CHUNK * e[j] if m[j] != 0.0 else -np.inf
+def _vote_add(acc, acce, j, m, e, c):
+    """``A_j += c |m| 2**(CHUNK e)`` for ``A_j = |acc_j| 2**(CHUNK acce_j)``.
 
-
-@njit(cache=True)
-def winnow_update(data, idx, lo, hi, y, kind, xsum, u, ue, v, ve, istate,
-                  alpha, beta, lu, lv, last):
-    """The update of Tables 2-3 on one row: every feature present in ``x_t`` and
-    the always-on one, nothing else.  Returns True if a weight changed.
-
-    With voting on (``lu`` not empty) a weight's pending vote -- its value
-    times the credits given since it last changed -- is added to the
-    log-domain sums ``lu``/``lv`` just before it changes.
+    The slow path of the vote: the fast path in :func:`_train` adds in place
+    while the weight and the sum both have exponent 0 and the sum stays below
+    ``HI``.  Terms are aligned on the larger exponent (the smaller one loses
+    what falls below rounding, as in any float sum); ``acc_j`` is stored
+    negated iff ``acce_j != 0``, as the weights are.
     """
-    balanced = v.shape[0] > 0
-    voting = lu.shape[0] > 0
-    b = u.shape[0] - 1
-    norm = xsum + 1.0
-    changed = False
-    for k in range(lo, hi + 1):
-        if k < hi:
-            x = data[k]
-            if x == 0.0:
-                continue
-            j = idx[k]
-            xt = x / norm
-        else:
-            j = b
-            xt = 1.0 / norm
-        if kind == MBW:
-            up = alpha * (1.0 + xt)
-            down = beta * (1.0 - xt)
-        else:
-            up = alpha
-            down = beta
-        if voting:
-            count = istate[CREDITS] - last[j]
-            if count > 0:
-                lc = math.log(count)
-                lu[j] = _log_add(lu[j], _log_weight(u, ue, j) + lc)
-                if balanced:
-                    lv[j] = _log_add(lv[j], _log_weight(v, ve, j) + lc)
-            last[j] = istate[CREDITS]
-        f = up if y > 0.0 else down
-        old = u[j]
-        new = old * f
-        if LO <= new < HI:  # the usual case: old >= LO, exponent 0
-            u[j] = new
-            changed = True
-        elif old != 0.0:
-            _multiply(u, ue, j, f)
-            changed = True
-            if u[j] == 0.0:
-                istate[N_ZEROED] += 1
-        if balanced:
-            f = down if y > 0.0 else up
-            old = v[j]
-            new = old * f
-            if LO <= new < HI:
-                v[j] = new
-                changed = True
-            elif old != 0.0:
-                _multiply(v, ve, j, f)
-                changed = True
-                if v[j] == 0.0:
-                    istate[N_ZEROED] += 1
-    return changed
+    t = abs(m) * c
+    if t == 0.0:
+        return
+    a = abs(acc[j])
+    ae = acce[j]
+    if a == 0.0:
+        k, total = e, t
+    elif ae == e:
+        k, total = e, a + t
+    elif ae > e:
+        k, total = ae, a + math.ldexp(t, CHUNK * (e - ae))
+    else:
+        k, total = e, math.ldexp(a, CHUNK * (ae - e)) + t
+    total, k = _normalise(total, k)
+    acce[j] = k
+    acc[j] = total if k == 0 else -total
+
+
+@njit(cache=True)
+def vote_average(acc, acce, m, e, last, credits):
+    """The voted model ``(A_j + (credits - last_j) w_j) / credits`` as mantissas and exponents."""
+    out = acc.copy()
+    oute = acce.copy()
+    for j in range(m.shape[0]):
+        pending = credits - last[j]
+        if pending > 0:
+            _vote_add(out, oute, j, m[j], e[j], float(pending))
+        x = abs(out[j]) / credits
+        if x == 0.0:
+            out[j] = 0.0
+            oute[j] = 0
+            continue
+        x, k = _normalise(x, oute[j])
+        oute[j] = k
+        out[j] = x if k == 0 else -x
+    return out, oute
 
 
 @njit(inline="always")
 def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-           theta, margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+           theta, margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
+           queue):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
@@ -307,22 +302,29 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
        mantissas; if a feature weight of the row has a nonzero exponent, or
        the always-on weight a positive one, the row is scored again by
        :func:`winnow_score` (rare);
-    2. on an update without voting, one pass of one multiply per weight and
-       one range test per feature (``u_j`` and ``v_j`` together, MBW's
-       factors computed in the pass); the features that fail the test and
-       the always-on feature go through the general per-weight update
-       (``_multiply`` when a mantissa leaves ``[LO, HI)``).  With voting the
-       update is :func:`winnow_update`.
+    2. on an update, one pass of one multiply per weight and one range test
+       per feature (``u_j`` and ``v_j`` together, MBW's factors computed in
+       the pass); the features that fail the test and the always-on feature
+       go through the general per-weight update (``_multiply`` when a
+       mantissa leaves ``[LO, HI)``).
 
-    The floating-point operations, and their order, are those of
-    :func:`winnow_score` and :func:`winnow_update` (each weight is updated
-    once per round, so the order of the weights does not matter): the
-    results are bit-identical to the per-round reference
+    Voting (``au`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
+    lazily per coordinate.  A weight changes only on rounds where its
+    feature is present, so just before it changes, its value times the
+    credits given since it last changed (``credits - last_j``) is added to
+    ``A_j`` (kept as mantissa and exponent like the weights; one multiply and
+    one add per changed weight, :func:`_vote_add` when an exponent is
+    involved); :func:`vote_average` adds what is pending at prediction time.
+
+    The floating-point operations of the model, and their order, are those
+    of the per-round reference (``winnow_score`` then a per-weight update,
+    commit 8bd0b38; each weight is updated once per round, so the order of
+    the weights does not matter): the results are bit-identical to it
     (``tests/test_winnow_speed_exact.py``).  No ``fastmath``: it would let
     the compiler reassociate the score's sum.
     """
     balanced = kind != PW
-    voting = lu.shape[0] > 0
+    voting = au.shape[0] > 0
     b = u.shape[0] - 1
     n_updates = 0
     for t in range(y.shape[0]):
@@ -381,13 +383,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         if not update:
             istate[CREDITS] += 1  # a credit under either weighting
             continue
-        if voting:  # the vote's log-domain bookkeeping: the general update
-            if winnow_update(data, idx, lo, hi, yt, kind, xsum, u, ue, v, ve,
-                             istate, alpha, beta, lu, lv, last):
-                n_updates += 1
-            if not vote_correct:  # "rounds": every round is credited, after
-                istate[CREDITS] += 1  # the pending votes are added
-            continue
+        credits = istate[CREDITS]
         # -- the update: every feature present in x_t and the always-on one --
         positive = yt > 0.0
         norm = xsum + 1.0
@@ -412,6 +408,24 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             if x == 0.0:
                 continue
             j = idx[k]
+            if voting:  # the pending vote of w_j, before it changes
+                count = credits - last[j]
+                if count > 0:
+                    c = float(count)
+                    w = u[j]
+                    acc = au[j] + w * c
+                    if w >= 0.0 and au[j] >= 0.0 and acc < HI:
+                        au[j] = acc
+                    else:
+                        _vote_add(au, aue, j, w, ue[j], c)
+                    if balanced:
+                        w = v[j]
+                        acc = av[j] + w * c
+                        if w >= 0.0 and av[j] >= 0.0 and acc < HI:
+                            av[j] = acc
+                        else:
+                            _vote_add(av, ave, j, w, ve[j], c)
+                last[j] = credits
             if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
                 xt = x / norm
                 x_up = alpha * (1.0 + xt)
@@ -437,6 +451,24 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                 continue
             queue[nq] = k
             nq += 1
+        if voting:  # the always-on feature's pending vote
+            count = credits - last[b]
+            if count > 0:
+                c = float(count)
+                w = u[b]
+                acc = au[b] + w * c
+                if w >= 0.0 and au[b] >= 0.0 and acc < HI:
+                    au[b] = acc
+                else:
+                    _vote_add(au, aue, b, w, ue[b], c)
+                if balanced:
+                    w = v[b]
+                    acc = av[b] + w * c
+                    if w >= 0.0 and av[b] >= 0.0 and acc < HI:
+                        av[b] = acc
+                    else:
+                        _vote_add(av, ave, b, w, ve[b], c)
+            last[b] = credits
         # general pass: the queued features, then the always-on one (k = hi).
         # A weight with a nonzero exponent whose mantissa stays in range is
         # stored negated, its exponent kept, as _multiply would; otherwise
@@ -482,33 +514,37 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 
 @njit(cache=True)
 def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
+             queue):
     return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
-                  queue)
+                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
+                  margins, queue)
 
 
 @njit(cache=True)
 def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
+             queue):
     return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
-                  queue)
+                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
+                  margins, queue)
 
 
 @njit(cache=True)
 def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-              margin, lu, lv, last, vote_correct, mistakes, margins, queue):
+              margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
+             queue):
     return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, lu, lv, last, vote_correct, mistakes, margins,
-                  queue)
+                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
+                  margins, queue)
 
 
 _PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
 
 
 def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                theta, margin, lu, lv, last, vote_correct, mistakes, margins):
+                theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
+                margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model.
 
     Each learner has its own compiled loop (``kind`` is a constant in it),
@@ -516,7 +552,7 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     """
     queue = np.empty(columns.shape[0], dtype=np.int64)  # longest possible row
     return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
-                         beta, theta, margin, lu, lv, last, vote_correct,
+                         beta, theta, margin, au, aue, av, ave, last, vote_correct,
                          mistakes, margins, queue)
 
 
@@ -596,39 +632,23 @@ class WinnowClassifier(OnlineClassifier):
         a, b = self.alpha, self.beta
         check_positive("alpha", a)
         check_positive("beta", b)
-        if not a > 1.0:
-            raise ValueError(f"alpha (promotion) must be > 1, got {a!r}.")
-        if not b < 1.0:
-            raise ValueError(f"beta (demotion) must be in (0, 1), got {b!r}.")
+        if not 1.0 < a < MAX_ALPHA:
+            raise ValueError(
+                f"alpha (promotion) must be in (1, 2**1023) = (1, {MAX_ALPHA:.4g}), "
+                f"got {a!r}: the factors alpha and MBW's alpha (1 + x~_j) <= "
+                f"2 alpha must be finite floats.")
+        if not MIN_BETA <= b < 1.0:
+            raise ValueError(
+                f"beta (demotion) must be in [2**-969, 1) = [{MIN_BETA:.4g}, 1), "
+                f"got {b!r}: the factors beta and MBW's beta (1 - x~_j) >= "
+                f"beta 2**-53 must be normal floats (exact to rounding).")
         check_positive("theta", self.theta)
         for name, value in zip(self._frozen_params, self._initial()):
             check_positive(name, value)
         if self._kind == MBW:
             check_positive("margin", self.margin, allow_zero=True)
 
-    def _check_frozen(self):
-        fixed = getattr(self, "_fixed_params", None)
-        if fixed is None:
-            return
-        for name in self._frozen_params:
-            if getattr(self, name) != fixed[name]:
-                raise FrozenParameterError(
-                    f"{name} changed from {fixed[name]!r} to "
-                    f"{getattr(self, name)!r} between partial_fit calls: the "
-                    f"initial weights of features not yet updated are already "
-                    f"set; call fit to start again.")
-
     # -- estimator hooks ----------------------------------------------------
-    def fit(self, X, y):
-        self._fixed_params = None
-        return super().fit(X, y)
-
-    def partial_fit(self, X, y, classes=None):
-        if hasattr(self, "classes_"):
-            self._check_frozen()
-            self._check_params()
-        return super().partial_fit(X, y, classes=classes)
-
     def _validate(self, X, y, reset):
         X, y, labels = super()._validate(X, y, reset)
         if labels.size <= 2:  # else the base's "Only binary classification" error
@@ -647,19 +667,21 @@ class WinnowClassifier(OnlineClassifier):
         self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
         nv = d if self._averaging else 0
-        self._lu = np.full(nv, -np.inf)
-        self._lv = np.full(nv if theta_v is not None else 0, -np.inf)
+        nvv = nv if theta_v is not None else 0
+        # the vote sums A (mantissa, exponent) of u and v, and when each
+        # coordinate's pending vote was last added
+        self._au, self._aue = np.zeros(nv), np.zeros(nv, dtype=np.int64)
+        self._av, self._ave = np.zeros(nvv), np.zeros(nvv, dtype=np.int64)
         self._last = np.zeros(nv, dtype=np.int64)
-        self._fixed_params = {name: getattr(self, name)
-                              for name in self._frozen_params}
 
     def _learn(self, X, y, mistakes, margins):
         zeroed = self._istate[N_ZEROED]
         n = winnow_pass(X, y, self._kind, self._columns, self._u, self._ue,
                         self._v, self._ve, self._seen, self._istate,
                         float(self.alpha), float(self.beta), float(self.theta),
-                        float(getattr(self, "margin", 0.0)), self._lu, self._lv,
-                        self._last, self._vote_correct, mistakes, margins)
+                        float(getattr(self, "margin", 0.0)), self._au, self._aue,
+                        self._av, self._ave, self._last, self._vote_correct,
+                        mistakes, margins)
         if self._istate[N_ZEROED] > zeroed:
             warnings.warn(
                 f"{type(self).__name__}: an update with x~_j = 1 (an all-zero "
@@ -724,18 +746,11 @@ class WinnowClassifier(OnlineClassifier):
         credits = int(self._istate[CREDITS])
         if credits == 0:
             return self._u, self._ue, self._v, self._ve
-        with np.errstate(divide="ignore"):  # log 0 = -inf: nothing pending
-            pending = np.log(np.maximum(credits - self._last, 0).astype(float))
-        lz = math.log(credits)
-
-        def average(m, e, lacc):
-            with np.errstate(divide="ignore"):
-                total = np.logaddexp(lacc, _to_log(m, e) + pending)
-            return _from_log(total - lz)
-
-        u, ue = average(self._u, self._ue, self._lu)
+        u, ue = vote_average(self._au, self._aue, self._u, self._ue,
+                             self._last, credits)
         if self._v.shape[0]:
-            v, ve = average(self._v, self._ve, self._lv)
+            v, ve = vote_average(self._av, self._ave, self._v, self._ve,
+                                 self._last, credits)
         else:
             v, ve = self._v, self._ve
         return u, ue, v, ve
@@ -754,15 +769,15 @@ class PositiveWinnow(WinnowClassifier):
 
     Parameters
     ----------
-    alpha : float > 1, default=1.5
+    alpha : float in (1, 2**1023), default=1.5
         Promotion factor.
-    beta : float in (0, 1), default=0.5
-        Demotion factor.
+    beta : float in [2**-969, 1), default=0.5
+        Demotion factor (the ranges: see :mod:`olearn.linear.winnow`).
     theta : float > 0, default=1.0
         Threshold theta_th.
     theta0 : float > 0, default=1.0
         Initial weight (frozen once fitted).
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -782,7 +797,7 @@ class PositiveWinnow(WinnowClassifier):
     _frozen_params = ("theta0",)
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0=1.0, *,
-                 n_epochs=1, shuffle=False, random_state=None):
+                 n_epochs=1, shuffle=False, random_state=None, record="full"):
         self.alpha = alpha
         self.beta = beta
         self.theta = theta
@@ -790,6 +805,7 @@ class PositiveWinnow(WinnowClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _initial(self):
         return self.theta0, None
@@ -808,7 +824,7 @@ class BalancedWinnow(WinnowClassifier):
     alpha, beta, theta, theta0_pos, theta0_neg : float
         Defaults 1.5, 0.5, 1.0, 2.0, 1.0 (Table 3); the initial weights
         ``theta0_pos``, ``theta0_neg`` are frozen once fitted.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -829,7 +845,7 @@ class BalancedWinnow(WinnowClassifier):
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
                  theta0_neg=1.0, *, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         self.alpha = alpha
         self.beta = beta
         self.theta = theta
@@ -838,6 +854,7 @@ class BalancedWinnow(WinnowClassifier):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record = record
 
     def _initial(self):
         return self.theta0_pos, self.theta0_neg
@@ -856,7 +873,7 @@ class ModifiedBalancedWinnow(BalancedWinnow):
         As in :class:`BalancedWinnow` (Table 3 defaults).
     margin : float >= 0, default=1.0
         The thick separator M.
-    n_epochs, shuffle, random_state
+    n_epochs, shuffle, random_state, record
         As in :class:`olearn.Perceptron`.
 
     Examples
@@ -876,9 +893,9 @@ class ModifiedBalancedWinnow(BalancedWinnow):
 
     def __init__(self, alpha=1.5, beta=0.5, theta=1.0, theta0_pos=2.0,
                  theta0_neg=1.0, margin=1.0, *, n_epochs=1, shuffle=False,
-                 random_state=None):
+                 random_state=None, record="full"):
         super().__init__(alpha=alpha, beta=beta, theta=theta,
                          theta0_pos=theta0_pos, theta0_neg=theta0_neg,
                          n_epochs=n_epochs, shuffle=shuffle,
-                         random_state=random_state)
+                         random_state=random_state, record=record)
         self.margin = margin
