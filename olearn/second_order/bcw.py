@@ -169,9 +169,10 @@ class BCW(OnlineClassifier):
     covariance_ : array (n_features, n_features)
         ``Sigma`` after the last batch.
     sigma_branches_, sigma_times_, pass_times_ : lists, one entry per batch
-        Which inversion ran and the seconds of the Sigma step and of the pass.
+        Which inversion ran and the seconds of the Sigma step and of the pass
+        (a per-batch record: absent with ``record="counts"``).
     sigma_time_, pass_time_ : float
-        Their totals.
+        Their totals (kept with either ``record``).
 
     Examples
     --------
@@ -227,9 +228,11 @@ class BCW(OnlineClassifier):
         self._mu = np.zeros(n_features)
         self._V = np.eye(n_features)      # Sigma = V diag(s) V^T, Sigma_0 = I
         self._s = np.ones(n_features)
-        self.sigma_branches_ = []
-        self.sigma_times_ = []
-        self.pass_times_ = []
+        self._seconds = np.zeros(2)       # totals of the Sigma step and of the pass
+        if self._full_record():
+            self.sigma_branches_ = []
+            self.sigma_times_ = []
+            self.pass_times_ = []
 
     def _model_arrays(self):
         """The whole model (``mu`` and ``Sigma = V diag(s) V^T``), arrays of
@@ -248,11 +251,11 @@ class BCW(OnlineClassifier):
 
     @property
     def sigma_time_(self):
-        return float(np.sum(self.sigma_times_))
+        return float(self._seconds[0])
 
     @property
     def pass_time_(self):
-        return float(np.sum(self.pass_times_))
+        return float(self._seconds[1])
 
     def _decision(self, X):
         return X @ self._mu
@@ -273,7 +276,9 @@ class BCW(OnlineClassifier):
                          margins[start:stop])
             try:
                 n_updates += self._learn_batch(*batch)
-            except FloatingPointError as error:
+            except (FloatingPointError, np.linalg.LinAlgError) as error:
+                # LinAlgError: a Cholesky factor of a matrix that is positive
+                # definite in exact arithmetic failed, which only overflow does
                 if isinstance(error, NonFiniteModelError):
                     raise
                 raise NonFiniteModelError(
@@ -288,8 +293,7 @@ class BCW(OnlineClassifier):
         tic = time.perf_counter()
         V, s, branch = sigma_update(self._V, self._s, X, C, self.sigma_method)
         U = upsilon(V, s)                                  # Upsilon = Sigma^{1/2}
-        self.sigma_times_.append(time.perf_counter() - tic)
-        self.sigma_branches_.append(branch)
+        sigma_seconds = time.perf_counter() - tic
 
         tic = time.perf_counter()
         # w^0 = Upsilon^{-1} mu_hat = V diag(s^{-1/2}) V^T mu_hat
@@ -319,5 +323,10 @@ class BCW(OnlineClassifier):
         self._V[...] = V
         self._s[...] = s
         self._mu[...] = U @ w
-        self.pass_times_.append(time.perf_counter() - tic)
+        pass_seconds = time.perf_counter() - tic
+        self._seconds += (sigma_seconds, pass_seconds)
+        if self._full_record():
+            self.sigma_times_.append(sigma_seconds)
+            self.sigma_branches_.append(branch)
+            self.pass_times_.append(pass_seconds)
         return n_updates
