@@ -146,3 +146,28 @@ def test_averaged_through_scale_underflow(fmt):
     assert 0.05 ** 500 == 0.0
     assert 1e-100 <= avg.learner_._state[SCALE] <= 1.0
     assert np.abs(expected).max() > 0
+
+
+def test_learner_change_between_partial_fit_calls_follows_the_meta_estimator_rule():
+    # one rule for every meta-estimator (FeatureSelected, ExtremalFeatureSelection,
+    # Averaged): another class is refused as a frozen parameter, an invalid learner
+    # gets its validation message, the model is left as it was
+    import pytest
+    from olearn import PA, Averaged, Perceptron
+    from olearn.base import FrozenParameterError
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    model = Averaged(Perceptron()).partial_fit(X[:30], y[:30])
+    coef = model.coef_.copy()
+    model.set_params(learner=PA())
+    with pytest.raises(FrozenParameterError, match="Perceptron to PA"):
+        model.partial_fit(X[30:], y[30:])
+    model.set_params(learner=3)
+    with pytest.raises(ValueError, match="linear olearn learner"):
+        model.partial_fit(X[30:], y[30:])
+    np.testing.assert_array_equal(model.coef_, coef)
+    model.set_params(learner=Perceptron())
+    model.partial_fit(X[30:], y[30:])
+    assert model.n_rounds_ == 60

@@ -41,8 +41,8 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
-from ..base import (_PER_ROUND, NonFiniteModelError, OnlineClassifier,
-                    checked_scores, validate_rows)
+from ..base import (_PER_ROUND, FrozenParameterError, NonFiniteModelError,
+                    OnlineClassifier, checked_scores, validate_rows)
 from .core import SCALE, SUM_SCALE, LinearClassifier
 from .pa import PA
 from .perceptron import Perceptron
@@ -160,15 +160,16 @@ class Averaged(OnlineClassifier):
 
     def _follow_params(self):
         """Apply ``set_params`` changes made since the learner was built."""
+        self._check_params()   # learner=3 gets the validation message first
         cls, weights, params = self._made_with
         template = self._template()
         if type(template) is not cls:
-            raise ValueError(
+            raise FrozenParameterError(
                 f"the learner changed from {cls.__name__} to "
                 f"{type(template).__name__} between partial_fit calls; call fit "
                 f"to start again.")
         if self.weights != weights:
-            raise ValueError(
+            raise FrozenParameterError(
                 f"weights changed from {weights!r} to {self.weights!r} between "
                 f"partial_fit calls: the vote so far cannot be re-weighted; "
                 f"call fit to start again.")
