@@ -328,10 +328,12 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             values = np.ascontiguousarray(array).reshape(-1)
             if values.size and values.dtype == np.float64 and _count_nonfinite(
                     values.view(np.uint64), _EXPONENT):
-                raise NonFiniteModelError(
+                error = NonFiniteModelError(
                     f"{type(self).__name__} reached a non-finite model (NaN or "
                     f"infinity) by round {self.n_rounds_}; the failing round is "
                     f"located and the model rewound by _guarded_run.")
+                error.from_model_check = True
+                raise error
 
     def _check_params(self):
         """Validate the learner's own hyper-parameters (subclasses)."""
@@ -498,8 +500,10 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         else:
             at = (f"the batch of rounds {first + lo + 1} to {first + hi} "
                   f"(rows {where(lo)} to {where(hi - 1)} of the X of this call)")
+        # the base's own scan of the model, or the learner's error (kept whole:
+        # it may say more, e.g. which kernel bound overflowed)
         what = ("reached a non-finite model (NaN or infinity)"
-                if isinstance(cause, NonFiniteModelError) else
+                if getattr(cause, "from_model_check", False) else
                 f"stopped on an overflow ({cause})")
         error = NonFiniteModelError(
             f"{name} {what} at {at}. The "

@@ -292,12 +292,15 @@ def test_gaussian_kernel_underflowing_everywhere_warns(cls):
 
 @pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
 def test_overflowing_rows_are_refused_before_learning(cls):
+    # ||x||^2 out of range: refused by the base's range check (FeatureRangeError,
+    # one rule for every estimator); the polynomial bound (||x||^2 + |coef0|)^degree
+    # of a row inside that range: refused by the kernel learner before the pass
     X, y = stream(60, seed=11)
     est = cls(sigma=2.0).partial_fit(X[:30], y[:30])
     coef = est.dual_coef_.copy()
     bad = X[30:].copy()
     bad[4] *= 1e200
-    with pytest.raises(olearn.base.NonFiniteModelError, match="row 4 .*round 34"):
+    with pytest.raises(olearn.base.FeatureRangeError, match="Row 4 .*overflows"):
         est.partial_fit(bad, y[30:])
     assert est.n_rounds_ == 30
     assert_array_equal(est.dual_coef_, coef)
@@ -306,9 +309,9 @@ def test_overflowing_rows_are_refused_before_learning(cls):
 
 
 @pytest.mark.parametrize("cls", ALL_KERNEL, ids=lambda c: c.__name__)
-def test_underflowing_squared_norms_warn(cls):
+def test_underflowing_squared_norms_are_refused(cls):
     X, y = stream(30, seed=12)
-    with pytest.warns(olearn.kernel.NumericRangeWarning, match="underflows to 0 for 30"):
+    with pytest.raises(olearn.base.FeatureRangeError, match="underflows"):
         cls(kernel="linear").fit(1e-300 * X, y)
 
 

@@ -28,11 +28,12 @@ support larger than the budget, the oldest support vector is removed and
 ``||f||^2`` and DUOL's ``f_i`` are corrected for its removal (one extra kernel
 row).
 
-Numeric range, checked off the hot path: a row whose ``||x||^2`` overflows
-(polynomial kernel: ``(||x||^2 + |coef0|)^degree``, which bounds every kernel
-value of the row) is refused before the pass (:class:`NonFiniteModelError`,
-the model is left as it was), one whose ``||x||^2`` underflows to 0 although
-it is not zero draws a warning, and so does a Gaussian kernel that
+Numeric range, checked off the hot path: a row whose ``||x||^2`` leaves
+float64's range is refused by the base before any learning
+(:class:`olearn.base.FeatureRangeError`, as for every estimator); with the
+polynomial kernel a row whose ``(||x||^2 + |coef0|)^degree`` (a bound on
+every kernel value of the row) overflows is refused here before the pass
+(:class:`NonFiniteModelError`, the model is left as it was); a Gaussian kernel that
 underflowed to 0 on every support vector of every round so far
 (``||x - x'||^2 / (2 sigma^2) > 745``: the model is a lookup table of its
 support vectors that scores 0 elsewhere).  The compiled passes count such

@@ -209,6 +209,12 @@ class OnlineSVM(KernelClassifier):
         n = int(self._size[0])
         return self._beta[:n] != 0.0
 
+    def _model_arrays(self):
+        # the dual gradient f too (a NaN kernel entry reaches f before beta);
+        # K itself is n x n and follows from the support set, so it is not scanned
+        n = int(self._size[0])
+        return super()._model_arrays() + (self._f[:n],)
+
     @property
     def n_nonconverged_(self):
         return int(self._counters[0])

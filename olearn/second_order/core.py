@@ -177,6 +177,12 @@ class SecondOrderClassifier(OnlineClassifier):
         if "_pairs" in self.__dict__:
             self._diag_views()
 
+    def _restore(self, snapshot):
+        # the snapshot holds _pairs only (from __getstate__): rebuild its views
+        super()._restore(snapshot)
+        if "_pairs" in self.__dict__:
+            self._diag_views()
+
     def _validate(self, X, y, reset):
         """The base's checks; float32 CSR input (canonical) keeps its values.
 
