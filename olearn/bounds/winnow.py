@@ -184,3 +184,33 @@ def greedy_disjunction(X, y, estimator, max_k=50):
     if not chosen:  # the bound needs a nonempty R: the best single feature
         chosen = [int(np.argmax(np.asarray(Xb[yp > 0].sum(axis=0)).ravel() - caps))]
     return np.array(sorted(chosen))
+
+
+def mistakes_against_d(dims=(50, 200, 1000, 5000), k=5, n_rows=3000,
+                       random_state=0):
+    """Mistakes of one pass of Positive Winnow, Balanced Winnow and the
+    Perceptron on :func:`disjunction_stream` for each number of features ``d``,
+    with Positive Winnow's bound (the relevant set as competitor).
+
+    All learners use their defaults; the Perceptron gets the same always-on
+    feature Winnow adds (a disjunction needs a threshold).  Returns a
+    DataFrame with columns ``d, learner, mistakes`` (``learner`` includes
+    ``"PW bound"``).
+    """
+    import pandas as pd
+
+    from ..linear.perceptron import Perceptron
+    from ..linear.winnow import BalancedWinnow
+
+    rows = []
+    for d in dims:
+        X, y, relevant = disjunction_stream(n_rows, d, k=k,
+                                            random_state=random_state)
+        pw = PositiveWinnow().fit(X, y)
+        check = winnow_bound(pw, X, y, relevant)
+        augmented = sp.hstack([X, np.ones((n_rows, 1))], format="csr")
+        rows += [(d, "Positive Winnow", check.observed),
+                 (d, "PW bound", check.bound),
+                 (d, "Balanced Winnow", BalancedWinnow().fit(X, y).n_mistakes_),
+                 (d, "Perceptron", Perceptron().fit(augmented, y).n_mistakes_)]
+    return pd.DataFrame(rows, columns=["d", "learner", "mistakes"])
