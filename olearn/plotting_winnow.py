@@ -68,3 +68,42 @@ def plot_normalisation(u, theta, ax=None, extent=4.0):
     ax[0].set_ylabel("x2")
     ax[0].figure.tight_layout()
     return ax[0].figure
+
+
+def plot_efs(efs, ax=None):
+    """MBW test error against the features kept, one panel per data set: EFS
+    for each ``P`` (solid) and the batch rankings IG and CHI (dashed)."""
+    sets = list(dict.fromkeys(efs.dataset))
+    if ax is None:
+        _, ax = plt.subplots(1, len(sets), figsize=(4.6 * len(sets), 3.3))
+    for a, key in zip(np.atleast_1d(ax), sets):
+        for method, part in efs[efs.dataset == key].groupby("method", sort=False):
+            a.plot(part.k, part.error, marker=".", label=method,
+                   ls="--" if method in ("IG", "CHI") else "-")
+        a.set_xscale("log")
+        a.set_title(key)
+        a.set_xlabel("features kept k")
+    first = np.atleast_1d(ax)[0]
+    first.set_ylabel("MBW test error (%)")
+    first.legend(fontsize=8)
+    first.figure.tight_layout()
+    return first.figure
+
+
+def plot_curves(curves, metric, ylabel, learners, ax=None):
+    """A learning curve per data set: ``metric`` against training examples seen."""
+    sets = list(dict.fromkeys(curves.dataset))
+    if ax is None:
+        _, ax = plt.subplots(1, len(sets), figsize=(4.6 * len(sets), 3.3))
+    for a, key in zip(np.atleast_1d(ax), sets):
+        for name in learners:
+            part = curves[(curves.dataset == key) & (curves.learner == name)]
+            a.plot(part.examples, part[metric], label=name)
+        a.set_xscale("log")
+        a.set_title(key)
+        a.set_xlabel("training examples seen")
+    first = np.atleast_1d(ax)[0]
+    first.set_ylabel(ylabel)
+    first.legend(fontsize=8)
+    first.figure.tight_layout()
+    return first.figure
