@@ -107,3 +107,18 @@ def plot_curves(curves, metric, ylabel, learners, ax=None):
     first.legend(fontsize=8)
     first.figure.tight_layout()
     return first.figure
+
+
+def plot_vote_vs_last(frame, ax=None):
+    """Test error against examples seen for a learner's last hypothesis and its
+    vote; ``frame`` has columns ``examples, model, error``."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.4))
+    for name, part in frame.groupby("model", sort=False):
+        ax.plot(part.examples, part.error, marker=".", label=name)
+    ax.set_xscale("log")
+    ax.set_xlabel("training examples seen")
+    ax.set_ylabel("test error (%)")
+    ax.legend(fontsize=8)
+    ax.figure.tight_layout()
+    return ax.figure
