@@ -122,3 +122,35 @@ def plot_vote_vs_last(frame, ax=None):
     ax.legend(fontsize=8)
     ax.figure.tight_layout()
     return ax.figure
+
+
+def with_dashes(frame, decimals=1):
+    """``frame`` as text for display: numbers to ``decimals`` places, a dash
+    where a value is missing (a paper that gives no value), strings as given."""
+    import pandas as pd
+
+    def cell(v):
+        if isinstance(v, str):
+            return v
+        if v is None or pd.isna(v):
+            return "\u2014"
+        text = f"{v:.{decimals}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return frame.apply(lambda column: column.map(cell))
+
+
+def plot_ours_vs_paper(ours, paper, ax=None):
+    """Our F1 against the paper's, one point per (data set, learner) cell,
+    one marker per learner; the dotted diagonal is perfect agreement."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.2, 4.4))
+    markers = "os^vD<>ph*"
+    for i, name in enumerate(ours.columns):
+        p = paper[name].reindex(ours.index)
+        ax.scatter(p, ours[name], marker=markers[i % len(markers)], label=name, s=28)
+    ax.plot([0, 100], [0, 100], "k:", lw=1)
+    ax.set_xlabel("F1 in the paper (%)")
+    ax.set_ylabel("F1 ours (%)")
+    ax.legend(fontsize=7, ncol=2)
+    ax.figure.tight_layout()
+    return ax.figure
