@@ -1,0 +1,216 @@
+"""Littlestone's mistake bound for Positive Winnow, with the paper's preprocessing.
+
+Littlestone (1988, Winnow2) learns a monotone disjunction of ``k`` of ``n``
+boolean features with ``O(k log n)`` mistakes.  olearn's
+:class:`~olearn.PositiveWinnow` is the Carvalho-Cohen (2006) variant: each row
+is augmented with an always-on feature ``b`` and normalised by ``a_t = 1 +
+s_t`` (``s_t`` = number of active features), so on a 0/1 row with active set
+``A_t`` it predicts positive iff ``sum_{j in A_t + b} u_j > theta a_t``: the
+classic test with a threshold that grows with the row.  The proof carries
+over with ``a_t`` in place of 1 (see ``book/single_pass/winnow_bound``).
+
+Statement (0/1 rows, ``alpha > 1``, ``0 < beta < 1``, initial weight
+``theta0``, threshold ``theta``; ``a_max``, ``a_min`` the largest and smallest
+``a_t``; ``n`` the features active in some row; a competitor disjunction
+``R`` of ``k`` features, with ``A+`` the positive rows with no feature of
+``R`` active and ``n_r-`` the negative rows where ``r`` in ``R`` is active):
+
+* promotions: ``M+ <= P = A+ + sum_r max(0, floor(1 + (ln(theta a_max /
+  theta0) + n_r- ln(1/beta)) / ln alpha))``;
+* demotions: ``M- <= ((n + 1) theta0 / ((1 - beta) theta) + (alpha - 1) /
+  (1 - beta) a_max P) / a_min``;
+* ``M = M+ + M- <= P + that``.
+
+On a noise-free disjunction (``A+ = 0``, every ``n_r- = 0``) with ``a_t = 1``
+(no augmentation), ``alpha = 2``, ``beta = 1/2``, ``theta = n``, ``theta0 = 1``
+this is the textbook ``2 + 3 k (1 + log2 n)``.
+"""
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..linear.winnow import PositiveWinnow
+from ._common import finished_run, make_check
+
+#: slack on the floor of the promotion count (float rounding at a tie)
+_FLOOR_SLACK = 1e-9
+
+
+def disjunction_stream(n_rows, n_features, k=5, p=None, noise=0.0,
+                       random_state=0):
+    """A 0/1 stream labelled by the disjunction of its first ``k`` features.
+
+    Every feature is on with probability ``p`` (default ``1 - 2**(-1/k)``,
+    so that half of the rows are positive); ``y = +1`` iff one of features
+    ``0..k-1`` is on, then a fraction ``noise`` of the labels is flipped.
+    Returns ``X`` (CSR, float 0/1), ``y`` (+-1) and the relevant indices.
+    """
+    if not 0 < k <= n_features:
+        raise ValueError(f"k must be in 1..n_features={n_features}, got {k}.")
+    rng = np.random.default_rng(random_state)
+    p = 1.0 - 2.0 ** (-1.0 / k) if p is None else float(p)
+    if not 0.0 < p <= 1.0:
+        raise ValueError(f"p must be in (0, 1], got {p}.")
+    X = sp.random(n_rows, n_features, density=p, format="csr",
+                  random_state=rng, data_rvs=np.ones)
+    relevant = np.arange(k)
+    y = np.where(np.asarray(X[:, relevant].sum(axis=1)).ravel() > 0, 1, -1)
+    flip = rng.random(n_rows) < noise
+    y[flip] = -y[flip]
+    return X, y, relevant
+
+
+def winnow_bound(run, X, y, relevant):
+    """Mistakes of a finished :class:`~olearn.PositiveWinnow` run against its bound.
+
+    ``observed`` is the run's mistakes ``M = M+ + M-`` (promotions on positive
+    rows, demotions on negative ones: Positive Winnow updates exactly on its
+    sign errors); ``bound`` the statement of the module docstring for the
+    competitor disjunction ``relevant``.  ``terms`` holds both parts, the
+    data quantities and the replay deviation.
+
+    Parameters
+    ----------
+    run : olearn.PositiveWinnow
+        Fitted in one pass over ``(X, y)`` (``n_epochs=1, shuffle=False``).
+    X : 0/1 matrix, the stream in the order the run saw it.
+    y : its labels (original coding).
+    relevant : sequence of feature indices
+        The competitor disjunction ``R`` (any set: label noise and a wrong
+        set only enter through ``A+`` and ``n_r-``).
+    """
+    stream = finished_run(run, X, y, PositiveWinnow)
+    Xb = _binary_rows(stream.X)
+    relevant = np.unique(np.asarray(relevant, dtype=np.int64).ravel())
+    d = Xb.shape[1]
+    if relevant.size == 0 or relevant.min() < 0 or relevant.max() >= d:
+        raise ValueError(f"relevant must be nonempty indices in 0..{d - 1}, "
+                         f"got {relevant.tolist()}.")
+    alpha, beta = float(run.alpha), float(run.beta)
+    theta, theta0 = float(run.theta), float(run.theta0)
+    yp = stream.y
+    mistakes = np.asarray(run.mistakes_, dtype=bool)
+    promoted, demoted = mistakes & (yp > 0), mistakes & (yp < 0)
+
+    # replay: log u_j = log theta0 + (promotions with j) ln alpha + (demotions) ln beta
+    counts = np.concatenate([
+        Xb.T @ promoted.astype(float) * math.log(alpha)
+        + Xb.T @ demoted.astype(float) * math.log(beta),
+        [promoted.sum() * math.log(alpha) + demoted.sum() * math.log(beta)]])
+    deviation = float(np.max(np.abs(run.log_u_ - math.log(theta0) - counts)))
+    if deviation > 1e-8 * max(1.0, float(np.abs(counts).max(initial=0.0))):
+        raise ValueError(
+            f"The run's weights are not those its record implies for this "
+            f"stream (max deviation of log u: {deviation:.3g}): pass the X, y "
+            f"the run saw, in the same order, from one pass.")
+
+    terms = _data_terms(Xb, yp, relevant, alpha, beta, theta, theta0)
+    promotion_bound = terms["promotion_bound"]
+    m_pos, m_neg = int(promoted.sum()), int(demoted.sum())
+    return make_check(
+        "Positive Winnow: M <= P + (W0/((1-beta) theta) + (alpha-1)/(1-beta) "
+        "a_max P)/a_min (Littlestone 1988, with augmentation and normalisation)",
+        m_pos + m_neg, promotion_bound + terms["demotion_bound"],
+        promotions=m_pos, demotions=m_neg, k=int(relevant.size), **terms,
+        alpha=alpha, beta=beta, theta=theta, theta0=theta0,
+        rounds=int(run.n_rounds_), replay_deviation=deviation)
+
+
+
+def _binary_rows(X):
+    Xb = sp.csr_matrix(X, dtype=np.float64)
+    Xb.eliminate_zeros()
+    if Xb.nnz and not np.all(Xb.data == 1.0):
+        raise ValueError("The Winnow bound is for 0/1 rows (Littlestone's "
+                         "boolean features); binarise X first, e.g. (X > 0).")
+    return Xb
+
+
+def _promotion_caps(n_neg, a_max, alpha, beta, theta, theta0):
+    """Per relevant feature: the most promotions it can receive (the proof's step 1)."""
+    return np.maximum(0.0, np.floor(
+        1.0 + (math.log(theta * a_max / theta0) + n_neg * math.log(1.0 / beta))
+        / math.log(alpha) + _FLOOR_SLACK))
+
+
+def _data_terms(Xb, yp, relevant, alpha, beta, theta, theta0):
+    """The bound's ingredients: they depend on the stream and ``R`` only."""
+    a = 1.0 + np.diff(Xb.indptr).astype(float)
+    a_max, a_min = float(a.max()), float(a.min())
+    n_active = int(np.count_nonzero(np.diff(Xb.tocsc().indptr)))
+    on_relevant = Xb[:, relevant].toarray() > 0
+    a_pos = int(np.count_nonzero((yp > 0) & ~on_relevant.any(axis=1)))
+    n_neg = on_relevant[yp < 0].sum(axis=0)
+    caps = _promotion_caps(n_neg, a_max, alpha, beta, theta, theta0)
+    promotion_bound = a_pos + float(caps.sum())
+    weight0 = (n_active + 1) * theta0  # the features seen and the always-on one
+    demotion_bound = (weight0 / ((1.0 - beta) * theta)
+                      + (alpha - 1.0) / (1.0 - beta) * a_max * promotion_bound) / a_min
+    return dict(promotion_bound=promotion_bound, demotion_bound=demotion_bound,
+                n_active_features=n_active, a_max=a_max, a_min=a_min,
+                initial_weight=weight0, uncovered_positives=a_pos,
+                relevant_on_negatives=int(n_neg.sum()))
+
+
+def greedy_disjunction(X, y, estimator, max_k=50):
+    """A competitor disjunction for :func:`winnow_bound`, chosen greedily.
+
+    Starting from the empty set, adds the feature that lowers the promotion
+    bound ``P`` most (it covers uncovered positive rows and costs its own cap,
+    which grows with the negative rows where it is on), until no feature
+    lowers ``P`` or ``max_k`` are chosen.  ``estimator`` gives ``alpha``,
+    ``beta``, ``theta``, ``theta0``.  The bound holds for any set; this one
+    only makes it smaller.  Returns the sorted indices.
+    """
+    Xb = _binary_rows(X)
+    labels = np.unique(np.asarray(y))
+    yp = np.where(np.asarray(y) == labels[-1], 1.0, -1.0)
+    a_max = 1.0 + float(np.diff(Xb.indptr).max())
+    n_neg = np.asarray(Xb[yp < 0].sum(axis=0)).ravel()
+    caps = _promotion_caps(n_neg, a_max, float(estimator.alpha),
+                           float(estimator.beta), float(estimator.theta),
+                           float(estimator.theta0))
+    uncovered = yp > 0
+    chosen = []
+    for _ in range(max_k):
+        gain = np.asarray(Xb[uncovered].sum(axis=0)).ravel() - caps
+        gain[chosen] = -np.inf
+        j = int(np.argmax(gain))
+        if not gain[j] > 0:
+            break
+        chosen.append(j)
+        uncovered &= ~(Xb[:, j].toarray().ravel() > 0)
+    if not chosen:  # the bound needs a nonempty R: the best single feature
+        chosen = [int(np.argmax(np.asarray(Xb[yp > 0].sum(axis=0)).ravel() - caps))]
+    return np.array(sorted(chosen))
+
+
+def mistakes_against_d(dims=(50, 200, 1000, 5000), k=5, n_rows=3000,
+                       random_state=0):
+    """Mistakes of one pass of Positive Winnow, Balanced Winnow and the
+    Perceptron on :func:`disjunction_stream` for each number of features ``d``,
+    with Positive Winnow's bound (the relevant set as competitor).
+
+    All learners use their defaults; the Perceptron gets the same always-on
+    feature Winnow adds (a disjunction needs a threshold).  Returns a
+    DataFrame with columns ``d, learner, mistakes`` (``learner`` includes
+    ``"PW bound"``).
+    """
+    import pandas as pd
+
+    from ..linear.perceptron import Perceptron
+    from ..linear.winnow import BalancedWinnow
+
+    rows = []
+    for d in dims:
+        X, y, relevant = disjunction_stream(n_rows, d, k=k,
+                                            random_state=random_state)
+        pw = PositiveWinnow().fit(X, y)
+        check = winnow_bound(pw, X, y, relevant)
+        augmented = sp.hstack([X, np.ones((n_rows, 1))], format="csr")
+        rows += [(d, "Positive Winnow", check.observed),
+                 (d, "PW bound", check.bound),
+                 (d, "Balanced Winnow", BalancedWinnow().fit(X, y).n_mistakes_),
+                 (d, "Perceptron", Perceptron().fit(augmented, y).n_mistakes_)]
+    return pd.DataFrame(rows, columns=["d", "learner", "mistakes"])
