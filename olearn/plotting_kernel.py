@@ -83,16 +83,16 @@ def plot_double_update(before, after, x_a, b, axes=None, n=120, pad=0.8):
     for model, style in ((before, "--"), (after, "-")):
         z = model.decision_function(grid).reshape(gx.shape)
         left.contour(gx, gy, z, levels=[0.0], colors="k", linestyles=style, linewidths=1.3)
-    size = 120.0 / max(g1.max(), 1e-12)
+    size = 320.0 / max(g1.max(), 1e-12)
     for label, color in LABEL_COLORS.items():
         keep = lab == label
         left.scatter(sv[keep, 0], sv[keep, 1], s=size * g1[keep], color=color, alpha=0.55)
     left.scatter(sv[:, 0], sv[:, 1], s=size * g0, facecolors="none", edgecolors="0.4",
                  linewidths=0.8)
     a = sv.shape[0] - 1
-    for i, name in ((a, "new $x_a$"), (b, "auxiliary $x_b$")):
+    for i, name, offset in ((a, "new $x_a$", (25, -45)), (b, "auxiliary $x_b$", (-110, 35))):
         left.annotate(f"{name}\n$\\gamma$: {g0[i]:.2f} $\\to$ {g1[i]:.2f}", sv[i],
-                      xytext=(12, 12), textcoords="offset points", fontsize=8,
+                      xytext=offset, textcoords="offset points", fontsize=8,
                       arrowprops=dict(arrowstyle="-", color="k", lw=0.7),
                       bbox=dict(boxstyle="round", fc="white", ec="0.6", alpha=0.9))
     left.plot(*np.c_[sv[a], sv[b]], color="green", lw=1.0, ls=":")
@@ -170,3 +170,36 @@ def plot_round_cost(table, ax=None, load=None):
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
     return ax
+
+
+def plot_single_vs_double(before, single, double, x_a, y_a, b, axes=None, n=150):
+    """Three panels over the plane: DUOL before a round, after a single update (the new
+    example added with ``gamma_a = 1``) and after its double update.  Colours: the score;
+    black line: ``f = 0``; dots: the support vectors before the round; star: the new
+    example ``x_a``; green square: the auxiliary example ``x_b``, whose margin
+    ``y_b f(x_b)`` is in each title.  Returns the axes and the three margins."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, 3, figsize=(13, 4), sharey=True)
+    sv = before.support_vectors_
+    lab = np.sign(before.dual_coef_.ravel())
+    x_b, y_b = sv[b], lab[b]
+    everything = np.vstack([sv, np.asarray(x_a)[None]])
+    gx, gy, grid = _grid(everything, n, pad=1.0)
+    margins = []
+    for ax, (title, model) in zip(axes, [("before round t", before), ("single update", single),
+                                         ("DUOL double update", double)]):
+        z = model.decision_function(grid).reshape(gx.shape)
+        ax.contourf(gx, gy, z, levels=np.linspace(-3, 3, 13), cmap="coolwarm", extend="both",
+                    alpha=0.6)
+        ax.contour(gx, gy, z, levels=[0.0], colors="k")
+        ax.scatter(sv[:, 0], sv[:, 1], c=lab, cmap="coolwarm", edgecolors="k", s=25)
+        ax.scatter(*x_a, marker="*", s=300, c=LABEL_COLORS[int(y_a)], edgecolors="k",
+                   label="new example $x_a$")
+        ax.scatter(*x_b, marker="s", s=140, facecolors="none", edgecolors="lime",
+                   linewidths=2.5, label="auxiliary $x_b$")
+        margins.append(float(y_b * model.decision_function(x_b[None])[0]))
+        ax.set_title(f"{title}\n$y_b f(x_b)$ = {margins[-1]:.2f}")
+    axes[0].legend(loc="lower left", fontsize=8)
+    return axes, margins

@@ -52,3 +52,18 @@ def test_figures_draw():
     plot_dual_account(duol_updates(X, y, DUOL(sigma=0.5)), 0.2)
     ax = plot_round_cost(round_cost(models, X, y, chunk=50, repeats=1), load=(1.0, 2.0, 3.0))
     assert "load average 1.00" in ax.get_title()
+
+
+def test_single_vs_double_margins():
+    import copy
+
+    X, y = moons_stream(200)
+    before, after, t, b = first_double_update(DUOL(sigma=0.5), X, y)
+    single = copy.deepcopy(before).set_params(rho=0.999)
+    single.partial_fit(X[t:t + 1], y[t:t + 1])
+    from olearn.plotting_kernel import plot_single_vs_double
+
+    _, margins = plot_single_vs_double(before, single, after, X[t], y[t], b, n=30)
+    assert np.isclose(margins[0], before.scores_[b])
+    assert np.isclose(margins[2], after.scores_[b])
+    assert margins[1] < margins[0] < margins[2]     # single hurts x_b, double repairs it
