@@ -203,3 +203,26 @@ def plot_single_vs_double(before, single, double, x_a, y_a, b, axes=None, n=150)
         ax.set_title(f"{title}\n$y_b f(x_b)$ = {margins[-1]:.2f}")
     axes[0].legend(loc="lower left", fontsize=8)
     return axes, margins
+
+
+def plot_dual_gain(la, lb, sa, sb, wab, C, ub, points=None, ax=None, n=200):
+    """Contours of the dual gain ``h(gamma_a, dgamma_b)`` of a double update (Lemma 1,
+    :func:`olearn.kernel.updates.dual_gain`) over the box ``[0, C] x [0, ub]``, with
+    named points ``{label: (gamma_a, dgamma_b)}`` marked and their gains in the legend."""
+    from .kernel.updates import dual_gain
+
+    ax = _axes(ax, 1, (5.5, 4.5))
+    ga, gb = np.meshgrid(np.linspace(0, C, n), np.linspace(0, ub, n))
+    h = np.vectorize(dual_gain)(ga, gb, la, lb, sa, sb, wab)
+    filled = ax.contourf(ga, gb, h, levels=20, cmap="viridis")
+    ax.contour(ga, gb, h, levels=[0.0], colors="w", linewidths=1.2, linestyles="--")
+    ax.figure.colorbar(filled, ax=ax, label="dual gain $h$")
+    markers = iter("o^sDv")
+    for label, (x, y) in (points or {}).items():
+        ax.scatter([x], [y], marker=next(markers), s=70, edgecolors="k", zorder=3,
+                   label=f"{label}: $h$ = {dual_gain(x, y, la, lb, sa, sb, wab):.3f}")
+    ax.set(xlabel="$\\gamma_a$ (new example)", ylabel="$\\Delta\\gamma_b$ (auxiliary example)",
+           title="dual gain of a double update over the box")
+    if points:
+        ax.legend(fontsize=8, loc="upper right")
+    return ax

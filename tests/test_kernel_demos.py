@@ -67,3 +67,14 @@ def test_single_vs_double_margins():
     assert np.isclose(margins[0], before.scores_[b])
     assert np.isclose(margins[2], after.scores_[b])
     assert margins[1] < margins[0] < margins[2]     # single hurts x_b, double repairs it
+
+
+def test_dual_gain_figure_marks_the_gains():
+    from olearn.kernel.updates import dual_gain, duol_exact_step
+    from olearn.plotting_kernel import plot_dual_gain
+
+    args = (1.1, 1.2, 1.0, 1.0, -0.6)
+    exact = duol_exact_step(*args, 5.0, 4.0)
+    ax = plot_dual_gain(*args, 5.0, 4.0, points={"exact": exact, "paper": (1.25, 1.25)}, n=20)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0].endswith(f"{dual_gain(*exact, *args):.3f}")
