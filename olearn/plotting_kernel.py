@@ -162,8 +162,11 @@ def plot_round_cost(table, ax=None, load=None):
     ax = _axes(ax, 1, (6.5, 4.2))
     for name, part in table.groupby("learner", sort=False):
         ax.plot(part["support"], part["us_per_round"], marker="o", ms=3, label=name)
+    from matplotlib.ticker import NullFormatter
+
     ax.set(xscale="log", yscale="log", xlabel="support size $|S|$",
            ylabel="microseconds per round")
+    ax.xaxis.set_minor_formatter(NullFormatter())
     title = "cost per round, measured on this machine"
     if load is not None:
         title += "\n(load average " + ", ".join(f"{v:.2f}" for v in load) + ")"
