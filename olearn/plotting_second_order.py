@@ -140,3 +140,46 @@ def plot_bound_vs_r(sweep, ax=None):
     ax.set(xscale="log", yscale="log", xlabel="$r$")
     ax.legend(fontsize=8)
     return ax
+
+
+# -- the AROW paper's figures (stored runs of olearn.experiments.arow) -------------------
+def plot_figure2a(curves, learners, ax=None):
+    """Figure 2(a): mean test accuracy against training examples, with a band
+    of two standard errors over the runs (full: solid, diagonal: dashed)."""
+    ax = _axes(ax)
+    mean = curves.groupby(["learner", "examples"])["accuracy"].mean().unstack("learner")
+    sem = curves.groupby(["learner", "examples"])["accuracy"].sem().unstack("learner")
+    for label in learners:
+        style = "-" if "full" in label else ("--" if "diag" in label else ":")
+        ax.plot(mean.index, mean[label], style, label=label)
+        ax.fill_between(mean.index, mean[label] - 2 * sem[label], mean[label] + 2 * sem[label], alpha=0.15)
+    ax.set(xlabel="training examples", ylabel="test accuracy (clean labels)")
+    ax.legend(fontsize=8, ncol=2)
+    return ax
+
+
+def plot_figure2b(table, ax=None):
+    """Figure 2(b): mistakes against the clean labels, one bar per learner and noise level."""
+    ax = _axes(ax)
+    table.plot.bar(ax=ax, rot=30)
+    ax.set_ylabel("mistakes vs clean labels")
+    return ax
+
+
+def plot_figure3(table, noise_levels=(0.0, 0.1, 0.3), axes=None):
+    """Figure 3: per-task accuracy of AROW (y) against CW (x), one panel per
+    noise level, markers by kind of task."""
+    axes = _axes(axes, len(noise_levels), figsize=(10, 3.4))
+    for ax, noise in zip(axes, noise_levels):
+        part = table[table["noise"] == noise].pivot_table(index=["task", "kind"], columns="learner",
+                                                          values="accuracy")
+        for kind, marker in (("ocr-split", "o"), ("ocr-cv", "s"), ("text", "^")):
+            p = part.xs(kind, level="kind")
+            ax.scatter(p["CW"], p["AROW"], marker=marker, s=14, label=kind)
+        lo = min(part["CW"].min(), part["AROW"].min())
+        ax.plot([lo, 1], [lo, 1], "k-", lw=0.8)
+        ax.set_title(f"noise {noise:.0%}")
+        ax.set_xlabel("CW accuracy")
+    axes[0].set_ylabel("AROW accuracy")
+    axes[0].legend(fontsize=7)
+    return axes
