@@ -23,15 +23,17 @@ def snapshots(estimator, X, y, stops):
     ``t`` rows of ``(X, y)`` for each ``t`` in ``stops`` (``t = 0``: the start,
     ``mu = 0`` and ``Sigma`` the learner's initial covariance).  A diagonal
     covariance is returned as a diagonal matrix."""
-    est = clone(estimator)
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    est.partial_fit(X[:1], y[:1], classes=np.unique(y))
-    d = X.shape[1]
-    start = est._sigma0()
+    classes = np.unique(y)
+    # an all-zero row changes no learner: its state is the start
+    start = clone(estimator).partial_fit(np.zeros((1, X.shape[1])), classes[:1], classes=classes)
+    est = clone(estimator)
+    est.partial_fit(X[:1], y[:1], classes=classes)
     out, seen = [], None
     for t in sorted(stops):
         if t == 0:
-            out.append((0, np.zeros(d), start * np.eye(d)))
+            S = start.covariance_
+            out.append((0, start.coef_.ravel().copy(), np.diag(S) if S.ndim == 1 else S.copy()))
             continue
         if seen is None:
             seen = 1
