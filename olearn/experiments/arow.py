@@ -383,6 +383,53 @@ def mean_ranks(table):
     return ranks.groupby(level="noise").mean()[list(LEARNERS)]
 
 
+def side_by_side(ours, label="ours"):
+    """Table 1 beside the paper: for each learner the paper's mean rank,
+    ``ours`` (a :func:`mean_ranks` frame) and the deviation ours - paper."""
+    side = pd.concat({"paper": PAPER_TABLE1, label: ours}, axis=1).reorder_levels([1, 0], axis=1)
+    for learner in LEARNERS:
+        side[(learner, "deviation")] = side[(learner, label)] - side[(learner, "paper")]
+    return side[[(learner, w) for learner in LEARNERS for w in ("paper", label, "deviation")]]
+
+
+def family_table(table):
+    """``(families, tasks)``: the paper's task families beside ours (counts
+    per family of :data:`FAMILIES`, with a total row), and one row per task
+    of ``table`` with its kind and family."""
+    tasks = table.drop_duplicates("task")[["task", "kind"]].copy()
+    tasks["family"] = tasks["task"].map(family)
+    ours = tasks["family"].value_counts()
+    families = pd.DataFrame([{"family": fam, "paper's data": data, "paper: tasks": n,
+                              "our data": mine or "not available",
+                              "ours: tasks": int(ours.get(mine, 0)) if mine else 0}
+                             for fam, data, n, mine in FAMILIES]).set_index("family")
+    families.loc["total"] = ["", families["paper: tasks"].sum(), "",
+                             families["ours: tasks"].sum()]
+    return families, tasks
+
+
+def grid_edges(table, noise=0.3, grids=None):
+    """For each learner, the share of tasks at ``noise`` whose tuned value is
+    the smallest or the largest of its grid."""
+    rows = {}
+    for learner, (pname, grid) in (grids or GRIDS).items():
+        at = table[(table["learner"] == learner) & (table["noise"] == noise)]["value"]
+        rows[learner] = {"parameter": pname, "grid": ", ".join(f"{v:g}" for v in grid),
+                         "share at smallest": float((at == min(grid)).mean()),
+                         "share at largest": float((at == max(grid)).mean())}
+    return pd.DataFrame(rows).T.astype({"share at smallest": float, "share at largest": float})
+
+
+def load_stored(results_dir):
+    """``(stored, provenance)``: the stored CSV frames and provenance dicts of
+    :func:`reproduce` in ``results_dir``."""
+    results = Path(results_dir)
+    stored = {name: pd.read_csv(results / f"{name}.csv")
+              for name in ("figure2a", "figure2b", "table1", "table1_pa_plain", "table1_wide_usps")}
+    prov = {name: json.loads((results / f"{name}.provenance.json").read_text()) for name in stored}
+    return stored, prov
+
+
 # -- full runs, stored with provenance ------------------------------------------------
 def provenance(settings, checkout=None):
     """Provenance of a stored run; ``checkout``: ``{"commit", "git_dirty"}``
