@@ -264,9 +264,7 @@ class SBCW(OnlineClassifier):
                 raise NonFiniteModelError(
                     f"SBCW reached a non-finite model on the batch of rounds "
                     f"{self.n_rounds_ + start + 1} to {self.n_rounds_ + stop}: "
-                    f"{error}. The model is left as it was before round "
-                    f"{self.n_rounds_ + 1} (the rows of this call are not "
-                    f"learned).") from error
+                    f"{error}") from error   # the base keeps the batches before it
         return n_updates
 
     def _block(self, Xk, prior):
