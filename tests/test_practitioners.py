@@ -105,5 +105,17 @@ def test_quick_check_finds_a_changed_count(streams):
             "learners": {"Perceptron": pr._jsonable(pr.learners()["Perceptron"])}}
     assert pr.check_quick(now, now.copy(), prov)["same"].all()
     tampered = now.copy()
-    tampered.loc[0, "n_mistakes"] += 1
+    tampered.loc[0, "test_mistakes"] += 1
     assert not pr.check_quick(now, tampered, prov)["same"].any()
+
+
+def test_on_running_streams_gives_the_stored_protocols_numbers(streams):
+    table = pr.on_running_streams({"P": olearn.Perceptron(), "W": olearn.BalancedWinnow()})
+    now = pr.run(n_permutations=1, names=["Perceptron"], progress=False).set_index("stream")
+    for name in streams:
+        assert table.loc["P", (name, "test %")] == pytest.approx(
+            100 * now.loc[name, "test_error"])
+        assert table.loc["P", (name, "online %")] == pytest.approx(
+            100 * now.loc[name, "mistake_rate"])
+    assert np.isnan(table.loc["W", ("usps-3-vs-5", "test %")])
+    assert table.loc["W", ("spambase", "test %")] > 0
