@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench results clean
+.PHONY: book test bench results clean strip-outputs
 
 # Create the virtual environment once.
 $(PY):
@@ -52,6 +52,12 @@ results: $(STAMP)
 	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_table2.py main PA DCD BCW-L1 BCW-L2
 	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_table2.py second AROW CW NAROW SCW SCW2 SOP
 	env -u OLEARN_QUICK $(PY) book/results/sparse_cw/make_figure1.py
+
+# The repository's convention for notebook outputs (tests/test_book_outputs.py): none stored,
+# except the cells tagged nbval-check-output, whose output nbval compares. NOTEBOOKS= narrows it.
+NOTEBOOKS ?= book
+strip-outputs: $(STAMP)
+	$(PY) -m olearn._nbtools strip $(NOTEBOOKS)
 
 clean:
 	rm -rf book/_build .pytest_cache .numba_cache
