@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench bench-quick results clean
+.PHONY: book test bench bench-quick results clean strip-outputs
 
 # Create the virtual environment once.
 $(PY):
@@ -65,6 +65,13 @@ results: $(STAMP)
 	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_table2.py main PA DCD BCW-L1 BCW-L2
 	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_table2.py second AROW CW NAROW SCW SCW2 SOP
 	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_figure1.py
+	$(RESULTS_ENV) $(PY) -m olearn.experiments.practitioners book/results/practitioners
+
+# The repository's convention for notebook outputs (tests/test_book_outputs.py): none stored,
+# except the cells tagged nbval-check-output, whose output nbval compares. NOTEBOOKS= narrows it.
+NOTEBOOKS ?= book
+strip-outputs: $(STAMP)
+	$(PY) -m olearn._nbtools strip $(NOTEBOOKS)
 
 clean:
 	rm -rf book/_build .pytest_cache .numba_cache
