@@ -23,7 +23,7 @@ def test_unknown_verdict_is_refused():
 
 @pytest.fixture(scope="module")
 def board():
-    return sb.scoreboard(BOOK / "results", l1_seconds=[1.0])   # no timing in the unit test
+    return sb.scoreboard(BOOK / "results", l1_seconds="stored")   # no timing in the unit test
 
 
 def test_board_covers_the_five_papers_and_links_pages_of_the_book(board):
@@ -123,3 +123,16 @@ def test_figure_claims_shared_with_the_pages():
         nb = json.loads((BOOK / f"{page}.ipynb").read_text())
         code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
         assert function in code, f"{page} does not call {function}"
+
+
+def test_shen_timing_claim_reads_the_stored_runs(board, tmp_path):
+    import pandas as pd
+
+    row = board[board["claim"].str.startswith("It usually takes less than 10 minutes")].iloc[0]
+    assert "40 stored runs" in row["ours"] and row["verdict"] == "reproduces"
+    assert len(sb.stored_l1_seconds(BOOK / "results")) == 40
+    (tmp_path / "regularized").mkdir()
+    pd.DataFrame(columns=["stream", "learner", "seconds"]).to_csv(
+        tmp_path / "regularized" / "runs.csv", index=False)
+    with pytest.raises(ValueError, match="pass l1_seconds=None"):
+        sb.stored_l1_seconds(tmp_path)

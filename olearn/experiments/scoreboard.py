@@ -5,7 +5,8 @@ reproduction pages read and re-check in quick mode) by one function per paper; t
 page ``book/scoreboard.ipynb`` only calls :func:`scoreboard` and shows the table.
 
 Columns: ``paper`` (BibTeX key), ``where`` (table, figure, theorem or section of the paper),
-``kind`` (table / figure / theorem / prose), ``claim``, ``paper_says`` (the paper's number or
+``kind`` (table / figure / theorem / prose / definition: an algorithm stated as a table or
+figure / setting: a table of parameters), ``claim``, ``paper_says`` (the paper's number or
 words), ``ours``, ``verdict`` (one of :data:`VERDICTS`), ``why`` and ``page`` (the book page
 that shows it, path without suffix).
 
@@ -14,7 +15,13 @@ data sets or noise levels "reproduces" when it holds on all of those available h
 reproduced "in part" when it holds on some, and "does not" when it holds on none. A theorem
 "reproduces" when its page asserts it on every checked run (a failing assertion stops the
 build, so the verdict is only ever shown when the check passed). A claim about data that are
-not available here "cannot be tested here", with the reason.
+not available here "cannot be tested here", with the reason; so is a claim whose results we
+did not store or whose protocol we did not run. Claims worded "typically" or "in most cases"
+use :func:`_majority`, "almost all" :func:`_almost_all`; every other threshold (what counts
+as "comparable", "much faster"...) is stated in the row's ``why`` and coded next to the claim.
+
+Every table and figure a paper has a caption for is named in some row's ``where``
+(:func:`captions`, :func:`cited`; checked against the papers' text copies by the tests).
 """
 from __future__ import annotations
 
