@@ -496,3 +496,25 @@ def reproduce(out_dir, parts=("figure2a", "figure2b", "table1", "pa_plain", "wid
                                                  "noise_levels": [0.0, 0.3],
                                                  "grids": WIDE_GRIDS, "max_passes": 10},
              checkout)
+
+
+# -- the paper's figures read from the stored runs (shared by the page and the scoreboard) ---
+def figure2a_final(curves):
+    """Figure 2(a): each learner's mean test accuracy after the last training example."""
+    mean = curves.groupby(["learner", "examples"])["accuracy"].mean().unstack("learner")
+    return mean.iloc[-1]
+
+
+def figure2b_table(fig2b):
+    """Figure 2(b): mean clean mistakes per learner (rows) and noise level (columns)."""
+    return fig2b.groupby(["learner", "noise"])["clean_mistakes"].mean().unstack("noise")
+
+
+def figure3_wins(table1, noise_levels=(0.0, 0.1, 0.3)):
+    """Figure 3: the share of tasks on which AROW is more accurate than CW, per noise level."""
+    wins = {}
+    for noise in noise_levels:
+        part = table1[table1["noise"] == noise].pivot_table(
+            index=["task", "kind"], columns="learner", values="accuracy")
+        wins[noise] = float((part["AROW"] > part["CW"]).mean())
+    return wins

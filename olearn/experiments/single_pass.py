@@ -491,3 +491,81 @@ def recheck_efs(stored, key):
     """Recompute the EFS, IG and CHI curves on ``key`` and compare."""
     now = efs_curves(key, EFS_KS)
     return _max_diff(now, stored, ["dataset", "method", "k"], "error")
+
+
+# -- the paper's claims about its figures, as counts (shared by the pages and the scoreboard) --
+VOTING_LEARNERS = ("MBW", "PW", "BW", "PA", "ROMMA")
+
+
+def voting_effect(table):
+    """Figure 1 as counts: per (group, learner) the number of sets, on how many voting raises
+    F1 (``voting_helps``) and the mean change in F1 points (``mean_change``)."""
+    per = []
+    for group in ("NLP", "non-NLP"):
+        rows = [k for k in table.index if DATASETS[k][0] == group]
+        for name in VOTING_LEARNERS:
+            change = table.loc[rows, "v-" + name] - table.loc[rows, name]
+            per.append(dict(group=group, learner=name, sets=len(rows),
+                            voting_helps=int((change > 0).sum()),
+                            mean_change=round(float(change.mean()), 2)))
+    return pd.DataFrame(per).set_index(["group", "learner"])
+
+
+CURVE_LEARNERS = ("MBW", "v-MBW", "v-Perceptron", "SVM")
+
+
+def _drops(part, threshold=2.0):
+    """Checkpoints where test F1 falls by more than ``threshold`` points: the "peaks"."""
+    return int((np.diff(part.f1.to_numpy()) < -threshold).sum())
+
+
+def curve_claims(curves):
+    """Figures 2-4 as counts, one row per data set: the share of checkpoints where the voted
+    Perceptron alone is lowest in F1 (ties left out) and the learner lowest most often; F1 drops
+    of more than 2 points in the first half of the stream for MBW and v-MBW; mean distance in
+    F1 of MBW and v-MBW to the SVM and to the voted Perceptron; the final SVM-MBW gap; and the
+    final training mistakes of MBW and the voted Perceptron (Figure 4)."""
+    learners = list(CURVE_LEARNERS)
+    rows = []
+    for key in dict.fromkeys(curves.dataset):
+        c = curves[curves.dataset == key]
+        f1 = c.pivot(index="examples", columns="learner", values="f1")
+        first_half = f1.index <= np.median(f1.index)
+        final = f1.iloc[-1]
+        unique_min = (f1[learners].eq(f1[learners].min(axis=1), axis=0).sum(axis=1) == 1)
+        lowest = f1[learners][unique_min].idxmin(axis=1)
+        ends = c.sort_values("examples").groupby("learner").tail(1).set_index("learner")
+        rows.append(dict(
+            dataset=key,
+            vP_lowest=float((lowest == "v-Perceptron").mean()),
+            most_often_lowest=lowest.value_counts().idxmax(),
+            drops_MBW=_drops(c[c.learner == "MBW"].sort_values("examples").iloc[:first_half.sum()]),
+            drops_vMBW=_drops(c[c.learner == "v-MBW"].sort_values("examples").iloc[:first_half.sum()]),
+            MBW_to_SVM=float((f1["MBW"] - f1["SVM"]).abs().mean()),
+            MBW_to_vP=float((f1["MBW"] - f1["v-Perceptron"]).abs().mean()),
+            vMBW_to_SVM=float((f1["v-MBW"] - f1["SVM"]).abs().mean()),
+            vMBW_to_vP=float((f1["v-MBW"] - f1["v-Perceptron"]).abs().mean()),
+            final_gap=float(abs(final["SVM"] - final["MBW"])),
+            mistakes_MBW=float(ends.loc["MBW", "train_mistakes"]),
+            mistakes_vP=float(ends.loc["v-Perceptron", "train_mistakes"])))
+    return pd.DataFrame(rows).set_index("dataset")
+
+
+def efs_claims(efs, small_k=100, large_k=1000):
+    """Figures 6-8 as counts. ``wide``: error per (data set, k) and method; ``p09_beats_p1``:
+    EFS with P = 0.9 below P = 1; ``large``: k >= ``large_k``; ``efs_ok``: EFS P = 0.9 at or
+    below the better of IG and CHI; ``reuters_small``: Reuters budgets k <= ``small_k`` with
+    the mean error of the better batch ranking and of EFS P = 0.9 there."""
+    wide = efs.pivot_table(index=["dataset", "k"], columns="method", values="error")
+    ks = wide.index.get_level_values("k")
+    batch_best = wide[["IG", "CHI"]].min(axis=1)
+    efs_ok = wide["EFS P=0.9"] <= batch_best
+    reuters = wide.xs("Reuters")
+    small = reuters.index <= small_k
+    return dict(
+        wide=wide, large=ks >= large_k, p09_beats_p1=wide["EFS P=0.9"] < wide["EFS P=1.0"],
+        batch_best=batch_best, efs_ok=efs_ok,
+        per_set={name: (int(efs_ok.xs(name).sum()), len(efs_ok.xs(name)))
+                 for name in dict.fromkeys(efs.dataset)},
+        reuters_small=small, reuters_batch=float(batch_best.xs("Reuters")[small].mean()),
+        reuters_efs=float(reuters["EFS P=0.9"][small].mean()))
