@@ -24,6 +24,11 @@ Statement (0/1 rows, ``alpha > 1``, ``0 < beta < 1``, initial weight
 On a noise-free disjunction (``A+ = 0``, every ``n_r- = 0``) with ``a_t = 1``
 (no augmentation), ``alpha = 2``, ``beta = 1/2``, ``theta = n``, ``theta0 = 1``
 this is the textbook ``2 + 3 k (1 + log2 n)``.
+
+:func:`balanced_winnow_bound` is the Balanced form's bound: a relative-entropy
+potential argument (Littlestone 1989; Grove, Littlestone and Schuurmans 2001)
+for olearn's :class:`~olearn.BalancedWinnow` on 0/1 rows with
+``alpha + beta <= 2``; see its docstring.
 """
 import math
 
@@ -214,3 +219,163 @@ def mistakes_against_d(dims=(50, 200, 1000, 5000), k=5, n_rows=3000,
                  (d, "Balanced Winnow", BalancedWinnow().fit(X, y).n_mistakes_),
                  (d, "Perceptron", Perceptron().fit(augmented, y).n_mistakes_)]
     return pd.DataFrame(rows, columns=["d", "learner", "mistakes"])
+
+
+# -- Balanced Winnow ------------------------------------------------------------------
+def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=None):
+    """Mistakes of a finished :class:`~olearn.BalancedWinnow` run against a potential bound.
+
+    The theorem (``book/single_pass/winnow_bound``, "The Balanced form"): 0/1
+    rows, augmented and normalised as the library does, so the row ``t`` with
+    active set ``S_t`` (its features and the always-on one, ``a_t = |S_t|``)
+    is predicted positive iff ``sum_{S_t} (u_j - v_j) > theta a_t``;
+    ``alpha > 1``, ``0 < beta < 1`` and **alpha + beta <= 2** (the paper's
+    defaults 1.5, 0.5 have ``alpha + beta = 2``).  For any competitor
+    ``mu+, mu- >= 0`` on the augmented features, with
+
+    * ``h_t = ln(alpha) mu+(S_t) - ln(1/beta) mu-(S_t) - (alpha - 1) theta a_t`` (``y_t = +1``),
+    * ``h_t = ln(alpha) mu-(S_t) - ln(1/beta) mu+(S_t) + (1 - beta) theta a_t`` (``y_t = -1``),
+    * ``Phi_0 = sum_j D(mu+_j, theta0+) + D(mu-_j, theta0-)`` over the ``n``
+      features on in some row and the always-on one, ``D(m, w) = m ln(m/w) - m + w``,
+
+    and any ``gamma > 0``: ``M <= (Phi_0 + sum_t max(0, gamma - h_t)) / gamma``.
+
+    Parameters
+    ----------
+    run : olearn.BalancedWinnow
+        Fitted in one pass over ``(X, y)`` (not the Modified form: its factors
+        depend on ``x~`` and it updates on margin errors).
+    X : 0/1 matrix, the stream in the order the run saw it.
+    y : its labels (original coding).
+    relevant : sequence of feature indices, optional
+        A competitor disjunction: ``mu+ = c`` on ``relevant``, 0 elsewhere;
+        the scale ``c`` is chosen on a grid to minimise the bound (each ``c``
+        gives a valid bound, so their minimum is one).
+    competitor : array of length ``n_features + 1``, optional
+        Instead of ``relevant``: a signed competitor ``z`` on the augmented
+        features (last entry the always-on one); ``mu+ = max(z, 0)``,
+        ``mu- = max(-z, 0)``.
+    gamma : float > 0, optional
+        The margin; by default the ``gamma`` minimising the bound (the bound
+        is piecewise monotone between the ``h_t``, so the minimum is at one
+        of them).
+    """
+    from ..linear.winnow import BalancedWinnow, ModifiedBalancedWinnow
+
+    if isinstance(run, ModifiedBalancedWinnow):
+        raise TypeError("This bound is about BalancedWinnow; got a "
+                        "ModifiedBalancedWinnow (its factors alpha (1 + x~_j), "
+                        "beta (1 - x~_j) and margin updates are not covered).")
+    stream = finished_run(run, X, y, BalancedWinnow)
+    Xb = _binary_rows(stream.X)
+    d = Xb.shape[1]
+    alpha, beta, theta = float(run.alpha), float(run.beta), float(run.theta)
+    pos0, neg0 = float(run.theta0_pos), float(run.theta0_neg)
+    if alpha + beta > 2.0 * (1.0 + 1e-12):
+        raise ValueError(
+            f"The Balanced Winnow bound needs alpha + beta <= 2 (the total "
+            f"weight change of an update is then controlled by the threshold); "
+            f"got alpha + beta = {alpha + beta:.6g}. Use e.g. beta = 2 - alpha.")
+    yp = stream.y
+    mistakes = np.asarray(run.mistakes_, dtype=bool)
+    promoted, demoted = mistakes & (yp > 0), mistakes & (yp < 0)
+
+    # replay: u_j = theta0+ alpha^p_j beta^q_j, v_j = theta0- beta^p_j alpha^q_j
+    p = np.concatenate([Xb.T @ promoted.astype(float), [promoted.sum()]])
+    q = np.concatenate([Xb.T @ demoted.astype(float), [demoted.sum()]])
+    la, lb = math.log(alpha), math.log(beta)
+    log_u = math.log(pos0) + p * la + q * lb
+    log_v = math.log(neg0) + p * lb + q * la
+    scale = max(1.0, float(np.abs(log_u).max()), float(np.abs(log_v).max()))
+    deviation = float(max(np.max(np.abs(run.log_u_ - log_u)),
+                          np.max(np.abs(run.log_v_ - log_v))))
+    if deviation > 1e-8 * scale:
+        raise ValueError(
+            f"The run's weights are not those its record implies for this "
+            f"stream (max deviation of log u, log v: {deviation:.3g}): pass the "
+            f"X, y the run saw, in the same order, from one pass.")
+
+    Xa = sp.hstack([Xb, np.ones((Xb.shape[0], 1))], format="csr")
+    a = np.asarray(Xa.sum(axis=1)).ravel()
+    active = np.concatenate([np.diff(Xb.tocsc().indptr) > 0, [True]])
+    if (relevant is None) == (competitor is None):
+        raise ValueError("Pass exactly one of relevant (a disjunction) or "
+                         "competitor (a signed vector of length n_features + 1).")
+    if competitor is not None:
+        z = np.asarray(competitor, dtype=np.float64).ravel()
+        if z.shape != (d + 1,) or not np.all(np.isfinite(z)):
+            raise ValueError(f"competitor must be {d + 1} finite numbers (the "
+                             f"features and the always-on one, last); got shape "
+                             f"{z.shape}.")
+        candidates = [z]
+    else:
+        relevant = np.unique(np.asarray(relevant, dtype=np.int64).ravel())
+        if relevant.size == 0 or relevant.min() < 0 or relevant.max() >= d:
+            raise ValueError(f"relevant must be nonempty indices in 0..{d - 1}, "
+                             f"got {relevant.tolist()}.")
+        base = np.zeros(d + 1)
+        base[relevant] = 1.0
+        # the scale a relevant weight needs to beat the threshold, then a grid around it
+        c0 = ((alpha - 1.0) * theta * float(a.max()) + 1.0) / la
+        candidates = [c * base for c in c0 * np.geomspace(0.25, 64.0, 97)]
+    if gamma is not None and not gamma > 0:
+        raise ValueError(f"gamma must be > 0, got {gamma}.")
+
+    best = None
+    for z in candidates:
+        terms = _balanced_terms(Xa, yp, a, active, z, alpha, beta, theta, pos0,
+                                neg0, gamma)
+        if best is None or terms["bound"] < best["bound"]:
+            best = terms
+    bound = best.pop("bound")
+    m_pos, m_neg = int(promoted.sum()), int(demoted.sum())
+    return make_check(
+        "Balanced Winnow: M <= (Phi_0 + sum_t (gamma - h_t)_+) / gamma "
+        "(relative-entropy potential; alpha + beta <= 2, augmentation and "
+        "normalisation on 0/1 rows)",
+        m_pos + m_neg, bound, promotions=m_pos, demotions=m_neg,
+        **best, a_max=float(a.max()), a_min=float(a.min()),
+        n_active_features=int(active.sum() - 1), alpha=alpha, beta=beta,
+        theta=theta, theta0_pos=pos0, theta0_neg=neg0,
+        rounds=int(run.n_rounds_), replay_deviation=deviation)
+
+
+def _relative_entropy(m, w):
+    """``D(m, w) = m ln(m/w) - m + w`` (unnormalised; ``D(0, w) = w``)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(m > 0, m * np.log(m / w) - m + w, w)
+
+
+def _balanced_terms(Xa, yp, a, active, z, alpha, beta, theta, pos0, neg0, gamma):
+    """``h_t``, ``Phi_0`` and the bound for one competitor (and the best ``gamma``)."""
+    mu_pos, mu_neg = np.maximum(z, 0.0), np.maximum(-z, 0.0)
+    la, lib = math.log(alpha), math.log(1.0 / beta)
+    on_pos, on_neg = Xa @ mu_pos, Xa @ mu_neg
+    h = np.where(yp > 0,
+                 la * on_pos - lib * on_neg - (alpha - 1.0) * theta * a,
+                 la * on_neg - lib * on_pos + (1.0 - beta) * theta * a)
+    # the weights that never change drop out of the potential's decrease, but a
+    # competitor weight on one of them still costs its D in Phi_0
+    keep = active | (mu_pos > 0) | (mu_neg > 0)
+    phi0 = float(_relative_entropy(mu_pos[keep], pos0).sum()
+                 + _relative_entropy(mu_neg[keep], neg0).sum())
+    if gamma is None:
+        # (Phi_0 + sum (g - h)_+)/g is monotone between consecutive h_t: try them all
+        hs = np.sort(h[h > 0])
+        if hs.size == 0:
+            g, bound = 1.0, phi0 + float(np.maximum(0.0, 1.0 - h).sum())
+        else:
+            below = np.searchsorted(hs, hs, side="right")  # h_t <= g among the positive ones
+            neg_part = float(np.maximum(0.0, -h[h <= 0]).sum())
+            csum = np.cumsum(hs)
+            values = (phi0 + neg_part + (h <= 0).sum() * hs
+                      + below * hs - csum[below - 1]) / hs
+            i = int(np.argmin(values))
+            g, bound = float(hs[i]), float(values[i])
+    else:
+        g = float(gamma)
+        bound = (phi0 + float(np.maximum(0.0, g - h).sum())) / g
+    return dict(bound=bound, gamma=g, initial_potential=phi0,
+                hinge=float(np.maximum(0.0, g - h).sum()),
+                rows_below_gamma=int(np.count_nonzero(h < g)),
+                competitor_l1=float(np.abs(z).sum()), h_min=float(h.min()))
