@@ -6,6 +6,8 @@ here); :func:`assert_finite` reads the exponent bits instead, at memory speed,
 row's squared norm from the extreme exponents, and :func:`distinct_labels` finds the (at most three) label values a binary
 learner needs without sorting the whole of ``y``.
 """
+import os
+
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
@@ -204,3 +206,20 @@ def distinct_labels(y):
     if ((y != second) & other).any():
         return np.unique(y)
     return np.sort(np.array([first, second], dtype=y.dtype))
+
+
+def available_memory():
+    """Bytes of physical memory available now (``MemAvailable`` on Linux, else the
+    free pages the OS reports), or None if unknown: what the up-front size checks of
+    the full-covariance, batch and kernel learners compare a request with."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None

@@ -52,6 +52,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._checks import available_memory
 from ..base import NonFiniteModelError, OnlineClassifier
 from .kernels import (CALLABLE, POLY, RBF, check_kernel_params, checked_call,
                       kernel_matrix, kernel_row, kernel_value, row_sq,
@@ -68,18 +69,6 @@ UNDERFLOW_ROUNDS = 5
 
 class NumericRangeWarning(RuntimeWarning):
     """The data or a kernel width leave float64's useful range (rescale X)."""
-
-
-def available_memory():
-    """Bytes of physical memory available now (Linux), else None."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
 
 
 @njit(cache=True)

@@ -11,12 +11,13 @@ Conventions (Tan, Yan, Wang, van den Hengel, Tsang, Shi, AAAI 2016):
   eqs. (7) and (8) write with ``C/q``.  We implement the algorithm as
   printed and check it against the objective it solves (the chapter says so).
 """
-import os
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from numba import njit
+
+from .._checks import available_memory
 
 
 def as_matrix(X, n_features):
@@ -26,21 +27,6 @@ def as_matrix(X, n_features):
         return sp.csr_matrix((data, indices, indptr),
                              shape=(indptr.shape[0] - 1, n_features))
     return X
-
-
-def available_memory():
-    """Bytes of physical memory currently available (Linux), else None."""
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 @njit(cache=True)

@@ -56,7 +56,6 @@ Diagonal covariance (``covariance="diag"``)
     >= 1``; in the second ``beta Sigma_jj x_j^2 <= beta chi < 1``).
 """
 import numbers
-import os
 
 import numba
 import numpy as np
@@ -64,6 +63,7 @@ import scipy.sparse as sp
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import assert_finite, check_csr
+from .._checks import available_memory as _available_memory
 from ..base import OnlineClassifier, check_positive
 from . import rules
 from ._covariance_sweep import flush, mirror, sweep_bounds
@@ -71,21 +71,6 @@ from ._passes import diag_pass, full_pass
 
 COVARIANCES = ("full", "diag")
 DIAGONALS = ("precision", "covariance")
-
-
-def _available_memory():
-    """Bytes of physical memory available now (None if unknown)."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def check_full_fits(name, n_features):
