@@ -1,5 +1,5 @@
 """The measured demonstrations of the BCW/SBCW pages (olearn.experiments.batch_cw_demos)
-and their figures (olearn.plotting_scale)."""
+and their figures (olearn.plotting.scale)."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -7,7 +7,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
-from olearn import BCW, SBCW, plotting_scale  # noqa: E402
+from olearn import BCW, SBCW  # noqa: E402
+from olearn.plotting import scale as plotting_scale  # noqa: E402
 from olearn.experiments import batch_cw_demos as demo  # noqa: E402
 
 

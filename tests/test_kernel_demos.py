@@ -1,4 +1,4 @@
-"""olearn.experiments.kernel_demos and olearn.plotting_kernel (the kernels part's figures)."""
+"""olearn.experiments.kernel_demos and olearn.plotting.kernel (the kernels part's figures)."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -8,7 +8,7 @@ import pytest
 from olearn import DUOL, KernelPerceptron
 from olearn.bounds import duol_updates
 from olearn.experiments.kernel_demos import first_double_update, moons_stream, round_cost
-from olearn.plotting_kernel import (plot_boundaries, plot_double_update, plot_dual_account,
+from olearn.plotting.kernel import (plot_boundaries, plot_double_update, plot_dual_account,
                                     plot_round_cost)
 
 
@@ -61,7 +61,7 @@ def test_single_vs_double_margins():
     before, after, t, b = first_double_update(DUOL(sigma=0.5), X, y)
     single = copy.deepcopy(before).set_params(rho=0.999)
     single.partial_fit(X[t:t + 1], y[t:t + 1])
-    from olearn.plotting_kernel import plot_single_vs_double
+    from olearn.plotting.kernel import plot_single_vs_double
 
     _, margins = plot_single_vs_double(before, single, after, X[t], y[t], b, n=30)
     assert np.isclose(margins[0], before.scores_[b])
@@ -71,7 +71,7 @@ def test_single_vs_double_margins():
 
 def test_dual_gain_figure_marks_the_gains():
     from olearn.kernel.updates import dual_gain, duol_exact_step
-    from olearn.plotting_kernel import plot_dual_gain
+    from olearn.plotting.kernel import plot_dual_gain
 
     args = (1.1, 1.2, 1.0, 1.0, -0.6)
     exact = duol_exact_step(*args, 5.0, 4.0)

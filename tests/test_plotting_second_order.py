@@ -1,4 +1,4 @@
-"""olearn.plotting_second_order and the Table 1 bookkeeping of olearn.experiments.arow
+"""olearn.plotting.second_order and the Table 1 bookkeeping of olearn.experiments.arow
 (the figures and tables of the second-order pages)."""
 import matplotlib
 
@@ -9,7 +9,7 @@ import pandas as pd  # noqa: E402
 
 from olearn import AROW, CW, NAROW, SOP  # noqa: E402
 from olearn.experiments import arow as ex  # noqa: E402
-from olearn.plotting_second_order import (plot_diagonal_readings,  # noqa: E402
+from olearn.plotting.second_order import (plot_diagonal_readings,  # noqa: E402
                                           plot_family_evolution, snapshots)
 
 

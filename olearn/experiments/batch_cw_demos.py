@@ -2,7 +2,7 @@
 
 Each function runs the library's own classes (or their compiled pieces) and
 returns plain arrays or frames; the figures are drawn by
-:mod:`olearn.plotting_scale`.
+:mod:`olearn.plotting.scale`.
 
 * :func:`batch_path` - the Gaussian ``N(mu, Sigma)`` of BCW after each batch;
 * :func:`time_sigma_branches` - seconds of the two inversions of eq. (6):

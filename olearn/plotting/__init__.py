@@ -1,7 +1,13 @@
-"""Figures of experiment results (matplotlib is imported on first use)."""
+"""Figures of the book, drawn from olearn's own classes (matplotlib is imported on first use).
+
+This module draws experiment results (mistake curves); one module per part of the book
+draws its figures: :mod:`olearn.plotting.second_order` (CW, AROW and the family),
+:mod:`olearn.plotting.scale` (BCW and SBCW), :mod:`olearn.plotting.kernel` (the kernel
+learners and DUOL) and :mod:`olearn.plotting.winnow` (Winnow and the single-pass paper).
+"""
 import numpy as np
 
-from .experiments.runner import checkpoint_rounds, curve_band
+from ..experiments.runner import checkpoint_rounds, curve_band
 
 
 def plot_mistake_curves(result, ax=None, band="ci95", log_x=False,

@@ -6,7 +6,7 @@ fitted states or estimators and only draw.  Matplotlib is imported on first use.
 import numpy as np
 from sklearn.base import clone
 
-from .plotting_scale import gaussian_ellipse
+from .scale import gaussian_ellipse
 
 
 def _axes(ax, ncols=1, figsize=None):

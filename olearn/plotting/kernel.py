@@ -212,7 +212,7 @@ def plot_dual_gain(la, lb, sa, sb, wab, C, ub, points=None, ax=None, n=200):
     """Contours of the dual gain ``h(gamma_a, dgamma_b)`` of a double update (Lemma 1,
     :func:`olearn.kernel.updates.dual_gain`) over the box ``[0, C] x [0, ub]``, with
     named points ``{label: (gamma_a, dgamma_b)}`` marked and their gains in the legend."""
-    from .kernel.updates import dual_gain
+    from ..kernel.updates import dual_gain
 
     ax = _axes(ax, 1, (5.5, 4.5))
     ga, gb = np.meshgrid(np.linspace(0, C, n), np.linspace(0, ub, n))
