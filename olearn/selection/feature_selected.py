@@ -140,6 +140,8 @@ class FeatureSelected(OnlineClassifier):
         As in :class:`olearn.Perceptron` (``record`` is passed on to the
         learner).
 
+    Notes
+    -----
     ``method`` and ``threshold`` cannot change between ``partial_fit`` calls
     either (the counts so far depend on them), nor can the learner's class
     (``set_params(learner=Perceptron())`` on a PA raises
