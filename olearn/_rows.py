@@ -4,7 +4,14 @@ A stream ``X`` reaches compiled code either as a 2-D float64 array or as the
 CSR triple ``(data, indices, indptr)``.  The functions below are written once
 for the learners and specialised by numba on the type of ``X``; the CSR
 versions touch only the nonzeros of row ``t``.
+
+The CSR versions index with unsigned integers (``np.uintp`` of the position
+and of the column): the estimator has checked ``0 <= j < d`` and a
+non-decreasing ``indptr``, and numba then indexes without its test for
+negative indices, which costs about 30% of a Perceptron pass over sparse rows
+(same arithmetic, same order: results are bit-identical).
 """
+import numpy as np
 from numba import types
 from numba.extending import overload
 
@@ -36,9 +43,9 @@ def _row_dot_sq(X, t, v):
             data, indices, indptr = X
             dot = 0.0
             sq = 0.0
-            for k in range(indptr[t], indptr[t + 1]):
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
                 xk = data[k]
-                dot += v[indices[k]] * xk
+                dot += v[np.uintp(indices[k])] * xk
                 sq += xk * xk
             return dot, sq
         return impl
@@ -60,8 +67,8 @@ def _row_dot(X, t, v):
         def impl(X, t, v):
             data, indices, indptr = X
             dot = 0.0
-            for k in range(indptr[t], indptr[t + 1]):
-                dot += v[indices[k]] * data[k]
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                dot += v[np.uintp(indices[k])] * data[k]
             return dot
         return impl
 
@@ -78,8 +85,8 @@ def _row_axpy(X, t, alpha, v):
     if _is_csr(X):
         def impl(X, t, alpha, v):
             data, indices, indptr = X
-            for k in range(indptr[t], indptr[t + 1]):
-                v[indices[k]] += alpha * data[k]
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                v[np.uintp(indices[k])] += alpha * data[k]
         return impl
 
     def impl(X, t, alpha, v):
@@ -93,7 +100,7 @@ def _row_has_nonzero(X, t):
     if _is_csr(X):
         def impl(X, t):
             data, indices, indptr = X
-            for k in range(indptr[t], indptr[t + 1]):
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
                 if data[k] != 0.0:
                     return True
             return False
