@@ -199,6 +199,8 @@ STREAMS = {  # name: (generator, full-size arguments, rows timed for River);
     # --quick divides rows and columns by 10
     "sparse 200k x 50k, 75 nnz/row": (sparse_stream, dict(n=200_000, d=50_000, nnz=75),
                                       20_000),
+    "sparse 200k x 50k, 75 nnz/row, raw rows": (
+        sparse_stream, dict(n=200_000, d=50_000, nnz=75, unit_norm=False), 20_000),
     "dense 20k x 500": (dense_stream, dict(n=20_000, d=500), 5_000),
 }
 
@@ -206,7 +208,8 @@ STREAMS = {  # name: (generator, full-size arguments, rows timed for River);
 def make_stream(name, quick):
     generate, size, _ = STREAMS[name]
     if quick:
-        size = {k: (v if k == "nnz" else v // 10) for k, v in size.items()}
+        size = {k: (v if k in ("nnz", "unit_norm") else v // 10)
+                for k, v in size.items()}
     return generate(**size)
 
 

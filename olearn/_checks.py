@@ -223,3 +223,50 @@ def available_memory():
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return None
+
+
+_CSR_TYPES = (sp.csr_matrix, sp.csr_array)
+
+
+def plain_input(X, y=None):
+    """Whether ``X`` (and ``y``) are already what scikit-learn's ``validate_data``
+    would return: a C-contiguous 2-D float64 ndarray or a float64 CSR matrix
+    (32- or 64-bit indices) with at least one row and one column, and ``y`` a
+    1-D numeric ndarray of the same length.
+
+    For such input the estimator base skips ``validate_data`` (about 0.4 ms a
+    call, most of it looking for dataframe types): a fit on a small data set
+    such as w7a (24,692 rows) then costs its compiled pass plus a few tens of
+    microseconds.  Anything else takes scikit-learn's path.
+    """
+    if type(X) is np.ndarray:
+        ok = X.ndim == 2 and X.dtype == np.float64 and X.flags.c_contiguous
+    elif type(X) in _CSR_TYPES:
+        ok = (X.dtype == np.float64 and X.ndim == 2
+              and X.indices.dtype in (np.int32, np.int64)
+              and X.indptr.dtype == X.indices.dtype)
+    else:
+        return False
+    if not ok or X.shape[0] < 1 or X.shape[1] < 1:
+        return False
+    if y is None:
+        return True
+    return (type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "biuf"
+            and y.shape[0] == X.shape[0])
+
+
+def check_binary_labels(labels):
+    """scikit-learn's ``check_classification_targets`` for the (at most three)
+    distinct numeric labels of ``y``: NaN/inf and non-integer floats
+    (a regression target) are refused with scikit-learn's messages."""
+    if labels.dtype.kind != "f":
+        return
+    if not np.isfinite(labels).all():
+        raise ValueError("Input y contains NaN." if np.isnan(labels).any() else
+                         "Input y contains infinity or a value too large for "
+                         "dtype('float64').")
+    if (labels != np.floor(labels)).any():
+        raise ValueError(
+            "Unknown label type: continuous. Maybe you are trying to fit a "
+            "classifier, which expects discrete classes on a regression "
+            "target with continuous values.")

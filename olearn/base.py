@@ -95,7 +95,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._checks import (_EXPONENT, FeatureRangeError, _count_nonfinite,
-                      assert_finite, check_csr, check_values, distinct_labels)
+                      assert_finite, check_binary_labels, check_csr,
+                      check_values, distinct_labels, plain_input)
 
 
 class NonNumericInputError(TypeError, ValueError):
@@ -131,14 +132,33 @@ def check_positive(name, value, allow_zero=False):
 
 def validate_rows(estimator, X):
     """Rows to score: float64, dense or CSR, as many features as at fit."""
-    try:
-        X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
-                          reset=False, ensure_all_finite=False)
-    except TypeError as error:
-        raise NonNumericInputError(str(error)) from error
+    if not skip_validate_data(estimator, X, None, reset=False):
+        try:
+            X = validate_data(estimator, X, accept_sparse="csr",
+                              dtype=np.float64, reset=False,
+                              ensure_all_finite=False)
+        except TypeError as error:
+            raise NonNumericInputError(str(error)) from error
     check_csr(X)
     assert_finite(X)
     return canonical(X)
+
+
+def skip_validate_data(estimator, X, y, reset):
+    """True when ``X`` and ``y`` are already in the form scikit-learn's
+    ``validate_data`` returns (:func:`olearn._checks.plain_input`); its
+    bookkeeping is then done here: with ``reset`` the number of features is
+    set and the feature names of an earlier dataframe fit are dropped, without
+    it the number of features must match and no feature names may be fitted
+    (else scikit-learn's path raises or warns as usual)."""
+    if not plain_input(X, y):
+        return False
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+        estimator.__dict__.pop("feature_names_in_", None)
+        return True
+    return (getattr(estimator, "n_features_in_", None) == X.shape[1]
+            and not hasattr(estimator, "feature_names_in_"))
 
 
 def canonical(X):
@@ -340,20 +360,21 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate(self, X, y, reset):
         """Checked ``X`` (float64, C-ordered or canonical CSR), ``y`` and its distinct labels."""
-        try:
-            X, y = validate_data(self, X, y, accept_sparse="csr",
-                                 dtype=np.float64, reset=reset,
-                                 ensure_all_finite=False,
-                                 y_numeric=False, multi_output=False)
-        except TypeError as error:
-            raise NonNumericInputError(str(error)) from error
+        if y is None or not skip_validate_data(self, X, y, reset):
+            try:
+                X, y = validate_data(self, X, y, accept_sparse="csr",
+                                     dtype=np.float64, reset=reset,
+                                     ensure_all_finite=False,
+                                     y_numeric=False, multi_output=False)
+            except TypeError as error:
+                raise NonNumericInputError(str(error)) from error
         if not sp.issparse(X):
             X = np.ascontiguousarray(X)
         check_csr(X)
         check_values(X, row_norms=self._checks_row_norms)
         if y.dtype.kind in "biuf":
             labels = distinct_labels(y)
-            check_classification_targets(labels)  # the same type as y's
+            check_binary_labels(labels)  # check_classification_targets' rules
         else:
             check_classification_targets(y)
             labels = np.unique(y)

@@ -3,8 +3,9 @@
 ``row_span(X, t)`` gives the range of positions of row ``t`` and
 ``row_entry(X, t, k)`` the pair ``(j, x_tj)`` at position ``k``: the dense
 version walks all columns, the CSR version only the nonzeros (its column
-index as an unsigned integer: the estimator has checked ``0 <= j < d``, and
-numba then indexes without the test for negative indices).  ``row_dense``
+index and its position as unsigned integers: the estimator has checked
+``0 <= j < d`` and a non-decreasing ``indptr``, and numba then indexes without
+the test for negative indices).  ``row_dense``
 returns row ``t`` as a dense vector (the row itself, or ``buf`` filled from
 the nonzeros) and ``row_clear`` zeroes what ``row_dense`` wrote into ``buf``.
 """
@@ -49,7 +50,8 @@ def _row_span(X, t):
 def _row_entry(X, t, k):
     if _is_csr(X):
         def impl(X, t, k):
-            return np.uintp(X[1][k]), X[0][k]
+            u = np.uintp(k)
+            return np.uintp(X[1][u]), X[0][u]
         return impl
 
     def impl(X, t, k):
@@ -62,8 +64,8 @@ def _row_dense(X, t, buf):
     if _is_csr(X):
         def impl(X, t, buf):
             data, indices, indptr = X
-            for k in range(indptr[t], indptr[t + 1]):
-                buf[indices[k]] = data[k]
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                buf[np.uintp(indices[k])] = data[k]
             return buf
         return impl
 
@@ -77,8 +79,8 @@ def _row_clear(X, t, buf):
     if _is_csr(X):
         def impl(X, t, buf):
             data, indices, indptr = X
-            for k in range(indptr[t], indptr[t + 1]):
-                buf[indices[k]] = 0.0
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                buf[np.uintp(indices[k])] = 0.0
         return impl
 
     def impl(X, t, buf):
