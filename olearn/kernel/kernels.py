@@ -94,7 +94,7 @@ def _row_sq(X, t):
         def impl(X, t):
             data, indices, indptr = X
             sq = 0.0
-            for k in range(indptr[t], indptr[t + 1]):
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
                 sq += data[k] * data[k]
             return sq
         return impl
@@ -112,8 +112,10 @@ def _csr_dots(sdata, sindices, sindptr, n, work, out):
     """``out[i] = s_i . work`` for the first ``n`` CSR rows (``work`` dense)."""
     for i in range(n):
         dot = 0.0
-        for k in range(sindptr[i], sindptr[i + 1]):
-            dot += sdata[k] * work[sindices[k]]
+        # unsigned positions and columns (the store holds checked rows):
+        # no negative-index test in the hottest loop of the CSR learners
+        for k in range(np.uintp(sindptr[i]), np.uintp(sindptr[i + 1])):
+            dot += sdata[k] * work[np.uintp(sindices[k])]
         out[i] = dot
 
 
@@ -136,11 +138,12 @@ def _store_dots(S, n, X, t, work, out):
         if _is_csr(X):
             def impl(S, n, X, t, work, out):
                 data, indices, indptr = X
-                for k in range(indptr[t], indptr[t + 1]):
-                    work[indices[k]] = data[k]
+                lo, hi = np.uintp(indptr[t]), np.uintp(indptr[t + 1])
+                for k in range(lo, hi):
+                    work[np.uintp(indices[k])] = data[k]
                 _csr_dots(S[0], S[1], S[2], n, work, out)
-                for k in range(indptr[t], indptr[t + 1]):
-                    work[indices[k]] = 0.0
+                for k in range(lo, hi):
+                    work[np.uintp(indices[k])] = 0.0
             return impl
         raise TypeError("a CSR store takes CSR rows")
 

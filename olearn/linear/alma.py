@@ -184,7 +184,7 @@ def almap_update(X, t, step, p, v, z, state, theta, alma):
     added = 0.0
     for k in range(values.shape[0]):
         if values[k] != 0.0:
-            j = indices[k]
+            j = np.uintp(indices[k])
             old = sigma * theta[j]
             new = old + step * values[k]
             if ref > 0.0:
@@ -223,7 +223,7 @@ def almap_update(X, t, step, p, v, z, state, theta, alma):
         sigma = alma[THETA_SCALE]
         for k in range(values.shape[0]):
             if values[k] != 0.0:
-                j = indices[k]
+                j = np.uintp(indices[k])
                 move_coord(j, link_inverse(sigma * theta[j], new_norm, p),
                            v, z, state)
     if abs(alma[THETA_SCALE]) < 1e-100:

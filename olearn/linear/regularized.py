@@ -114,7 +114,7 @@ def _row_gather(X, t, idx, val):
         def impl(X, t, idx, val):
             data, indices, indptr = X
             n = 0
-            for k in range(indptr[t], indptr[t + 1]):
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
                 if data[k] != 0.0:
                     idx[n] = indices[k]
                     val[n] = data[k]

@@ -60,9 +60,9 @@ def spardca_epoch(data, indices, indptr, y, order, alpha, v, lam, kappa, n,
         i = order[t]
         dot = 0.0
         sq = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
+        for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
             xk = data[k]
-            dot += _soft(v[indices[k]], kappa) * xk
+            dot += _soft(v[np.uintp(indices[k])], kappa) * xk
             sq += xk * xk
         margins[t] = y[i] * dot
         mistakes[t] = (dot > 0.0) != (y[i] > 0.0)
@@ -74,8 +74,8 @@ def spardca_epoch(data, indices, indptr, y, order, alpha, v, lam, kappa, n,
         if delta != 0.0:
             alpha[i] = new
             b = delta * y[i] * scale
-            for k in range(indptr[i], indptr[i + 1]):
-                v[indices[k]] += b * data[k]
+            for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+                v[np.uintp(indices[k])] += b * data[k]
             n_updates += 1
     return n_updates
 

@@ -64,8 +64,8 @@ def sofs_pass(X, y, mu, prec, heap, pos, size, mistakes, margins, r, B):
     for t in range(y.shape[0]):
         dot = 0.0
         v = 0.0
-        for k in range(indptr[t], indptr[t + 1]):
-            j = indices[k]
+        for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+            j = np.uintp(indices[k])
             xk = data[k]
             dot += mu[j] * xk
             v += xk * xk / prec[j]
@@ -76,8 +76,8 @@ def sofs_pass(X, y, mu, prec, heap, pos, size, mistakes, margins, r, B):
         beta = 1.0 / (v + r)
         a = (1.0 - y[t] * dot) * beta * y[t]
         n_updates += 1
-        for k in range(indptr[t], indptr[t + 1]):
-            j = indices[k]
+        for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+            j = np.uintp(indices[k])
             xk = data[k]
             mu[j] += a * xk / prec[j]
             prec[j] += xk * xk / r
