@@ -134,3 +134,48 @@ def test_shen_timing_claim_reads_the_stored_runs(board, tmp_path):
         tmp_path / "regularized" / "runs.csv", index=False)
     with pytest.raises(ValueError, match="pass l1_seconds=None"):
         sb.stored_l1_seconds(tmp_path)
+
+
+def _bib_name(entry):
+    """Author-year as the scoreboard names a paper: up to three surnames, then "et al."."""
+    surnames = [" ".join(p.prelast_names + p.last_names) for p in entry.persons["author"]]
+    who = (f"{surnames[0]} et al." if len(surnames) > 3 else
+           " and ".join([", ".join(surnames[:-1]), surnames[-1]]) if len(surnames) > 1 else
+           surnames[0])
+    return f"{who} ({entry.fields['year']})"
+
+
+def test_every_paper_has_the_display_name_of_references_bib():
+    from pybtex.database import parse_file
+
+    bib = parse_file(str(BOOK / "references.bib")).entries
+    assert set(sb.PAPER_NAMES) == set(sb.PAPERS)
+    for key in sb.PAPERS:
+        assert sb.paper_name(key) == _bib_name(bib[key]), key
+    with pytest.raises(KeyError, match="add it to olearn.experiments.scoreboard.PAPER_NAMES"):
+        sb.paper_name("doe2020unknown")
+
+
+def test_rendered_tables_name_the_papers_not_their_keys(board):
+    """The tables of book/scoreboard.ipynb (counts, kinds, every claim) show "Carvalho and
+    Cohen (2006)", never "carvalho2006single"; the board itself keeps the keys."""
+    counts, kinds = sb.for_reader(sb.counts(board)), sb.for_reader(sb.kinds(board))
+    assert list(counts.index) == [sb.PAPER_NAMES[k] for k in sb.PAPERS]
+    assert list(kinds.index) == list(counts.index)
+    assert (kinds.sum(axis=1) == counts["claims"]).all()
+    assert set(sb.for_reader(board)["paper"]) == set(sb.PAPER_NAMES.values())
+    html = counts.to_html() + kinds.to_html() + sb.claims_html(board)
+    shown = [key for key in sb.PAPERS if key in html]
+    assert not shown, f"BibTeX keys in the rendered tables: {shown}"
+    for name in sb.PAPER_NAMES.values():
+        assert f"<h3>{name}</h3>" in html
+    assert set(board["paper"]) == set(sb.PAPERS)           # the keys stay for filters
+
+
+def test_scoreboard_page_renders_through_the_reader_names():
+    import json
+
+    nb = json.loads((BOOK / "scoreboard.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "sb.claims_html(board)" in code and code.count("sb.for_reader(") >= 2
+    assert "<h3>{paper}</h3>" not in code

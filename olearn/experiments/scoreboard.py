@@ -4,7 +4,8 @@ Every row is computed from the stored full runs in ``book/results/`` (the same f
 reproduction pages read and re-check in quick mode) by one function per paper; the book's
 page ``book/scoreboard.ipynb`` only calls :func:`scoreboard` and shows the table.
 
-Columns: ``paper`` (BibTeX key), ``where`` (table, figure, theorem or section of the paper),
+Columns: ``paper`` (BibTeX key: filters and links use it; the tables a reader sees name the
+paper by :data:`PAPER_NAMES`, through :func:`for_reader`), ``where`` (table, figure, theorem or section of the paper),
 ``kind`` (table / figure / theorem / prose / definition: an algorithm stated as a table or
 figure / setting: a table of parameters), ``claim``, ``paper_says`` (the paper's number or
 words), ``ours``, ``verdict`` (one of :data:`VERDICTS`), ``why`` and ``page`` (the book page
@@ -34,6 +35,14 @@ VERDICTS = ("reproduces", "in part", "does not", "cannot be tested here")
 COLUMNS = ("paper", "where", "kind", "claim", "paper_says", "ours", "verdict", "why", "page")
 PAPERS = ("carvalho2006single", "shen2009regularized", "crammer2009arow", "tan2016sparse",
           "zhao2009duol")
+#: How the tables a reader sees name each paper: author-year, the authors as in the book's
+#: ``references.bib`` (up to three named, "et al." from four; tests/test_scoreboard.py checks
+#: the names against it). The board keeps the BibTeX keys for filters and links.
+PAPER_NAMES = {"carvalho2006single": "Carvalho and Cohen (2006)",
+               "shen2009regularized": "Shen and Dietterich (2009)",
+               "crammer2009arow": "Crammer, Kulesza and Dredze (2009)",
+               "tan2016sparse": "Tan et al. (2016)",
+               "zhao2009duol": "Zhao, Hoi and Jin (2009)"}
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 
 
@@ -829,6 +838,44 @@ def counts(board):
              .reindex(index=list(PAPERS), columns=list(VERDICTS), fill_value=0))
     table.insert(0, "claims", table.sum(axis=1))
     return table
+
+
+def kinds(board):
+    """Claims per paper and kind of claim (the ``kind`` column)."""
+    return (board.groupby(["paper", "kind"]).size().unstack(fill_value=0)
+            .reindex(index=list(PAPERS), fill_value=0))
+
+
+def paper_name(key):
+    """The author-year name of paper ``key`` (:data:`PAPER_NAMES`)."""
+    try:
+        return PAPER_NAMES[key]
+    except KeyError:
+        raise KeyError(f"no display name for paper {key!r}; add it to "
+                       "olearn.experiments.scoreboard.PAPER_NAMES") from None
+
+
+def for_reader(table):
+    """A copy of ``table`` (the board, :func:`counts` or :func:`kinds`) that names the papers
+    by :func:`paper_name` instead of their BibTeX keys, in the index and the ``paper`` column."""
+    table = table.copy()
+    if table.index.name == "paper":
+        table.index = table.index.map(paper_name)
+    if "paper" in table.columns:
+        table["paper"] = table["paper"].map(paper_name)
+    return table
+
+
+def claims_html(board):
+    """The board as HTML for the book: one section per paper headed by its name, the ``page``
+    column linking to the page (no BibTeX key is shown)."""
+    parts = []
+    for paper, part in board.groupby("paper", sort=False):
+        shown = part.assign(page=[f'<a href="{p}.html">{p}</a>' for p in part["page"]])
+        shown = shown[[c for c in COLUMNS if c != "paper"]]
+        parts.append(f"<h3>{paper_name(paper)}</h3>" + shown.to_html(
+            index=False, escape=False, border=0, classes="table scoreboard"))
+    return "\n".join(parts)
 
 
 def check(board, book):
