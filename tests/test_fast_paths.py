@@ -231,3 +231,33 @@ def test_fast_path_label_errors_are_scikit_learns(y, message):
     for Xin in (X, X.toarray()):
         with pytest.raises(ValueError, match=message):
             olearn.Perceptron().fit(Xin, y)
+
+
+def test_check_csr_finds_canonical_form_in_its_pass(monkeypatch):
+    """One compiled pass checks the structure and sets scipy's canonical flag,
+    so ``canonical`` does not run scipy's own scan of the indices."""
+    from olearn._checks import check_csr
+    X, _ = stream(np.int32)
+    fresh = sp.csr_matrix((X.data.copy(), X.indices.copy(), X.indptr.copy()),
+                          shape=X.shape)
+    assert "_has_canonical_format" not in vars(fresh)   # not computed yet
+    check_csr(fresh)
+    assert vars(fresh)["_has_canonical_format"] is True
+    unsorted = fresh.copy()
+    a, b = unsorted.indptr[3], unsorted.indptr[4]
+    unsorted.indices[a:b] = unsorted.indices[a:b][::-1].copy()
+    for flag in ("_has_canonical_format", "_has_sorted_indices"):
+        vars(unsorted).pop(flag, None)
+    check_csr(unsorted)                               # valid, not canonical
+    assert not unsorted.has_canonical_format
+
+
+@pytest.mark.parametrize("indptr", [[0, 2**30, 5, 5], [0, 3, 2, 5], [0, 2, 4, 6]])
+def test_check_csr_refuses_an_indptr_past_the_end_in_the_middle(indptr):
+    from olearn._checks import check_csr
+    X = sp.csr_matrix((np.ones(5), np.arange(5, dtype=np.int32),
+                       np.array([0, 1, 3, 5], dtype=np.int32)), shape=(3, 5))
+    X.indptr = np.array(indptr, dtype=np.int32)
+    with pytest.raises(ValueError, match="malformed CSR matrix: indptr"):
+        check_csr(X)
+        olearn.Perceptron().fit(X, [1, -1, 1])
