@@ -31,6 +31,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -391,8 +392,9 @@ def read_libsvm(path, n_features: int | None = None, zero_based="auto"):
 
 
 def _sparse_interface() -> str:
-    try:
-        from sklearn import get_config
-    except ImportError:  # pragma: no cover - scikit-learn is a dependency
+    """scikit-learn's configured sparse type; its default when it is not imported
+    (only code that imported it can have changed it: importing it costs a second)."""
+    sklearn = sys.modules.get("sklearn")
+    if sklearn is None:
         return "spmatrix"
-    return get_config().get("sparse_interface", "spmatrix")
+    return sklearn.get_config().get("sparse_interface", "spmatrix")
