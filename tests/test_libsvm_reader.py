@@ -154,10 +154,11 @@ def test_extreme_exponents(tmp_path):
 def test_labels_nan_inf_and_python_number_syntax(tmp_path):
     """Tokens outside the plain grammar go to Python's float(), as sklearn's do."""
     text = ("nan 1:1\ninf 1:2\n-Infinity 1:inf\n+NaN 2:1_000.5\n1_0 3:-iNF 4:nan\n"
-            "1e-320 1:1\n")
+            "1e-320 1:1 1_1:2 +12:3\n")
     X, y = assert_same(write(tmp_path, text))
     assert np.isnan(y[0]) and y[1] == np.inf and y[2] == -np.inf and y[4] == 10.0
     assert X[3, 1] == 1000.5 and X[4, 2] == -np.inf
+    assert X.indices[-3:].tolist() == [0, 10, 11]  # int() reads 1_1 and +12 too
 
 
 # --- layout ---------------------------------------------------------------------------

@@ -281,11 +281,10 @@ def _read_bytes(path: Path) -> np.ndarray:
         return np.frombuffer(gzip.decompress(path.read_bytes()), np.uint8)
     if ext == ".bz2":
         return np.frombuffer(bz2.decompress(path.read_bytes()), np.uint8)
-    if path.stat().st_size == 0:
-        empty = np.empty(0, np.uint8)
-        empty.flags.writeable = False  # the same compiled signature as a mapped file
-        return empty
-    return np.memmap(path, np.uint8, mode="r")  # read from the page cache, no copy
+    # a copy, not a memory map: a file truncated while it is read cannot crash us
+    buf = np.fromfile(path, np.uint8)
+    buf.flags.writeable = False  # one compiled signature with the decompressed bytes
+    return buf
 
 
 def _count(buf: np.ndarray, byte: int, block: int = 1 << 24) -> int:
