@@ -161,6 +161,15 @@ def test_labels_nan_inf_and_python_number_syntax(tmp_path):
     assert X.indices[-3:].tolist() == [0, 10, 11]  # int() reads 1_1 and +12 too
 
 
+def test_few_exact_fallbacks_in_a_large_file(tmp_path):
+    """A few tokens for float() among many plain ones (sliced one by one)."""
+    plain = "".join(f"{i % 2 * 2 - 1} 1:0.{i} 3:{i}e-3\n" for i in range(20000))
+    X, y = assert_same(write(tmp_path, plain + "nan 2:1e-320 4:0.1000000000000000055511151231257827\n"))
+    assert np.isnan(y[-1]) and X.data[-2] == 1e-320
+    with pytest.raises(ValueError, match="line 20001: value 'bad'"):
+        read_libsvm(write(tmp_path, plain + "1 2:bad\n", "bad.svm"))
+
+
 # --- layout ---------------------------------------------------------------------------
 def test_comments_blank_lines_crlf_and_tabs(tmp_path):
     text = ("# header 1:2 3:4\n\n   \n1 1:0.1 3:0.2 # trailing 9:9\r\n"
