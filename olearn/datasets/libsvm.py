@@ -14,9 +14,10 @@ mantissa ``m`` is below ``2**53`` and ``|q| <= 22`` is one IEEE multiply or divi
 of two exact doubles (``10**22`` is the largest exact power of ten), hence
 correctly rounded, hence equal to ``strtod``.  ``q > 22`` is first brought down
 by moving powers of ten into ``m`` while ``m`` stays below ``2**53`` (still
-exact).  Every other token (more than 19 significant digits, ``m >= 2**53``, a
-larger exponent, ``nan``/``inf``, underscores...) is handed back by position and
-parsed by Python's ``float()``, exactly as scikit-learn parses every token.
+exact).  Every other token (``m >= 2**53``, so any 17 or more significant
+digits; a larger exponent; ``nan``/``inf``, underscores, anything not a plain
+decimal) is handed back by position and parsed by Python's ``float()``, as
+scikit-learn parses every token.
 
 The semantics are scikit-learn's: ``#`` starts a comment to the end of the line,
 blank lines are skipped, lines end at ``\\n`` (a ``\\r`` is whitespace), a first
