@@ -408,7 +408,9 @@ def report(results, e2e, args, load_start, load_end, sol_train):
                   "(its reader thread parses while the model learns) and `python -m "
                   "olearn train FILE --learner ... --quiet` (Python start-up, `import "
                   "olearn`, loading numba's cached compiled code, parsing with "
-                  "scikit-learn's LIBSVM reader, then the pass in chunks through "
+                  "olearn's compiled LIBSVM reader (`olearn.datasets.read_libsvm`, "
+                  "the values of scikit-learn's `load_svmlight_file` bit for bit), "
+                  "then the pass in chunks through "
                   "`partial_fit`, whose first call loads the compiled loop from numba's "
                   "cache). *olearn / sol_train time*: the ratio of wall times (> 1: "
                   "olearn is slower).", ""]
