@@ -95,11 +95,11 @@ def _winnow_row(X, t, columns):
     if isinstance(X, types.BaseTuple):
         def impl(X, t, columns):
             data, indices, indptr = X
-            return data, indices, indptr[t], indptr[t + 1]
+            return data, indices, np.uintp(indptr[t]), np.uintp(indptr[t + 1])
         return impl
 
     def impl(X, t, columns):
-        return X[t], columns, 0, X.shape[1]
+        return X[t], columns, np.uintp(0), np.uintp(X.shape[1])
     return impl
 
 
@@ -152,7 +152,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
     largest exponent only if a weight in the row exceeds ``2**CHUNK``.
     """
     balanced = v.shape[0] > 0
-    b = u.shape[0] - 1
+    b = np.uintp(u.shape[0] - 1)
     xsum = 0.0
     dot = 0.0
     high = False
@@ -160,7 +160,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k])
         if test and not seen[j]:
             continue
         xsum += x
@@ -197,7 +197,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k])
         if test and not seen[j]:
             continue
         if u[j] != 0.0 and ue[j] > K:
@@ -213,7 +213,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k])
         if test and not seen[j]:
             continue
         w = math.ldexp(abs(u[j]), CHUNK * (ue[j] - K))
@@ -325,7 +325,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     """
     balanced = kind != PW
     voting = au.shape[0] > 0
-    b = u.shape[0] - 1
+    b = np.uintp(u.shape[0] - 1)
     n_updates = 0
     for t in range(y.shape[0]):
         data, idx, lo, hi = winnow_row(X, t, columns)
@@ -338,7 +338,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             x = data[k]
             if x == 0.0:
                 continue
-            j = idx[k]
+            j = np.uintp(idx[k])
             seen[j] = 1  # the row's features are now present in the model
             xsum += x
             w = u[j]
@@ -407,7 +407,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             x = data[k]
             if x == 0.0:
                 continue
-            j = idx[k]
+            j = np.uintp(idx[k])
             if voting:  # the pending vote of w_j, before it changes
                 count = credits - last[j]
                 if count > 0:
@@ -476,7 +476,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         for i in range(nq + 1):
             if i < nq:
                 k = queue[i]
-                j = idx[k]
+                j = np.uintp(idx[k])
                 fa, fb = bu, bv
                 if kind == MBW:
                     xt = data[k] / norm
@@ -550,7 +550,7 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     Each learner has its own compiled loop (``kind`` is a constant in it),
     compiled on first use only.
     """
-    queue = np.empty(columns.shape[0], dtype=np.int64)  # longest possible row
+    queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
     return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
                          beta, theta, margin, au, aue, av, ave, last, vote_correct,
                          mistakes, margins, queue)
