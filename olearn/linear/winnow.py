@@ -289,7 +289,7 @@ def vote_average(acc, acce, m, e, last, credits):
 @njit(inline="always")
 def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
            theta, margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-           queue):
+           queue, negative):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
@@ -336,7 +336,11 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         scaled = False  # a weight of the row has a nonzero exponent
         for k in range(lo, hi):
             x = data[k]
-            if x == 0.0:
+            if x <= 0.0:  # not a feature of the row, or refused
+                if x < 0.0:  # winnow_pass raises (the pass is undone)
+                    negative[0] = t
+                    negative[1] = k
+                    return n_updates
                 continue
             j = np.uintp(idx[k])
             seen[j] = 1  # the row's features are now present in the model
@@ -515,28 +519,28 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 @njit(cache=True)
 def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
              margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
+             queue, negative):
     return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
+                  margins, queue, negative)
 
 
 @njit(cache=True)
 def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
              margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
+             queue, negative):
     return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
+                  margins, queue, negative)
 
 
 @njit(cache=True)
 def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
               margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
+             queue, negative):
     return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
                   theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
+                  margins, queue, negative)
 
 
 _PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
@@ -551,9 +555,18 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     compiled on first use only.
     """
     queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
-    return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
-                         beta, theta, margin, au, aue, av, ave, last, vote_correct,
-                         mistakes, margins, queue)
+    negative = np.full(2, -1, dtype=np.int64)  # (row, position) of a value < 0
+    n = _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha, beta,
+                      theta, margin, au, aue, av, ave, last, vote_correct,
+                      mistakes, margins, queue, negative)
+    if negative[0] >= 0:
+        row, k = (int(i) for i in negative)
+        if isinstance(X, tuple):
+            value, col = X[0][k], int(X[1][k])
+        else:
+            value, col = X[row, k], k
+        raise NegativeValueError(row, col, float(value))
+    return n
 
 
 @njit(cache=True)
@@ -583,9 +596,34 @@ def _from_log(logw):
     return np.where(e != 0, -m, m), e
 
 
+def _constant(d, value):
+    """``d`` weights equal to ``value`` (> 0), in mantissa/exponent form."""
+    m, e = _from_log(np.array([math.log(value)]))
+    return np.full(d, m[0]), np.full(d, e[0])
+
+
 def _to_log(m, e):
     with np.errstate(divide="ignore"):
         return np.log(np.abs(m)) + LN_CHUNK * e
+
+
+class NegativeValueError(ValueError):
+    """A negative feature value met by a training pass (``row`` of the pass's rows)."""
+
+    def __init__(self, row, col, value):
+        super().__init__(f"negative value {value!r} at row {row}, column {col}")
+        self.row, self.col, self.value = row, col, value
+
+
+def negative_value_error(estimator, row, col, value):
+    """The ``ValueError`` naming the column, value and row of a negative value."""
+    names = getattr(estimator, "feature_names_in_", None)
+    label = f"column {col}" + (f" ({names[col]!r})" if names is not None else "")
+    return ValueError(
+        f"Negative values in data passed to {type(estimator).__name__}: "
+        f"{label} has the value {float(value)!r} at row {row}. Winnow learners need "
+        f"x >= 0 (Carvalho and Cohen 2006, section 2.2); rescale or one-hot "
+        f"that feature first.")
 
 
 def check_non_negative(estimator, X):
@@ -601,13 +639,7 @@ def check_non_negative(estimator, X):
     else:
         row, col = (int(i) for i in np.argwhere(X < 0)[0])
         value = X[row, col]
-    names = getattr(estimator, "feature_names_in_", None)
-    label = f"column {col}" + (f" ({names[col]!r})" if names is not None else "")
-    raise ValueError(
-        f"Negative values in data passed to {type(estimator).__name__}: "
-        f"{label} has the value {float(value)!r} at row {row}. Winnow learners need "
-        f"x >= 0 (Carvalho and Cohen 2006, section 2.2); rescale or one-hot "
-        f"that feature first.")
+    raise negative_value_error(estimator, row, col, value)
 
 
 class WinnowClassifier(OnlineClassifier):
@@ -649,20 +681,24 @@ class WinnowClassifier(OnlineClassifier):
             check_positive("margin", self.margin, allow_zero=True)
 
     # -- estimator hooks ----------------------------------------------------
-    def _validate(self, X, y, reset):
-        X, y, labels = super()._validate(X, y, reset)
-        if labels.size <= 2:  # else the base's "Only binary classification" error
-            check_non_negative(self, X)
-        return X, y, labels
+    def _guarded_run(self, X, y_pm, fresh=False, rows=None):
+        # x >= 0 is checked by the training pass itself, which reads every
+        # value anyway (a separate scan cost as much as the base's input
+        # checks); the base undoes the pass before the error reaches here
+        try:
+            super()._guarded_run(X, y_pm, fresh=fresh, rows=rows)
+        except NegativeValueError as error:
+            row = error.row if rows is None else int(rows[error.row])
+            raise negative_value_error(self, row, error.col, error.value) from None
 
     def _init_state(self, n_features):
         d = n_features + 1  # the last coordinate is the always-on feature
         theta_u, theta_v = self._initial()
-        self._u, self._ue = _from_log(np.full(d, math.log(theta_u)))
+        self._u, self._ue = _constant(d, theta_u)
         if theta_v is None:
             self._v, self._ve = np.zeros(0), np.zeros(0, dtype=np.int64)
         else:
-            self._v, self._ve = _from_log(np.full(d, math.log(theta_v)))
+            self._v, self._ve = _constant(d, theta_v)
         self._seen = np.zeros(n_features, dtype=np.uint8)
         self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
