@@ -85,21 +85,34 @@ PW, BW, MBW = 0, 1, 2
 CREDITS, N_ZEROED = 0, 1
 
 
-# -- row access: (data, column indices, lo, hi) of row t, dense or CSR ----------------
-def winnow_row(X, t, columns):
-    """``(data, idx, lo, hi)``: the entries ``data[lo:hi]`` at columns ``idx[lo:hi]``."""
+# -- row access, dense or CSR: row t is data[lo:hi] at columns idx[lo - off:hi - off]
+def winnow_parts(X, columns):
+    """``(data, idx, indptr)``, taken apart once per pass (not per row: each
+    binding of an array costs reference-count updates)."""
 
 
-@overload(winnow_row, inline="always")
-def _winnow_row(X, t, columns):
+@overload(winnow_parts, inline="always")
+def _winnow_parts(X, columns):
     if isinstance(X, types.BaseTuple):
-        def impl(X, t, columns):
-            data, indices, indptr = X
-            return data, indices, np.uintp(indptr[t]), np.uintp(indptr[t + 1])
+        return lambda X, columns: X
+    return lambda X, columns: (X.ravel(), columns, columns)
+
+
+def winnow_span(X, indptr, t):
+    """``(lo, hi, off)`` of row ``t``: its entries ``data[lo:hi]`` are at the
+    columns ``idx[lo - off:hi - off]`` (unsigned: no negative-index test)."""
+
+
+@overload(winnow_span, inline="always")
+def _winnow_span(X, indptr, t):
+    if isinstance(X, types.BaseTuple):
+        def impl(X, indptr, t):
+            return np.uintp(indptr[t]), np.uintp(indptr[t + 1]), np.uintp(0)
         return impl
 
-    def impl(X, t, columns):
-        return X[t], columns, np.uintp(0), np.uintp(X.shape[1])
+    def impl(X, indptr, t):
+        lo = np.uintp(t * X.shape[1])
+        return lo, lo + np.uintp(X.shape[1]), lo
     return impl
 
 
@@ -141,9 +154,10 @@ def _multiply(m, e, j, f):
 
 
 @njit(cache=True)
-def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
+def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
     """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
 
+    The row is ``data[lo:hi]`` at the columns ``idx[lo - off:hi - off]``.
     ``xsum`` is the sum of the kept feature values (every nonzero in training;
     at test time, ``test=True``, only features with ``seen[j]``); the augmented,
     normalised row is ``x~ = [x, 1] / (1 + xsum)``.  One pass with ``K = 0``
@@ -160,7 +174,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = np.uintp(idx[k])
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
         xsum += x
@@ -197,7 +211,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = np.uintp(idx[k])
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
         if u[j] != 0.0 and ue[j] > K:
@@ -213,7 +227,7 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = np.uintp(idx[k])
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
         w = math.ldexp(abs(u[j]), CHUNK * (ue[j] - K))
@@ -327,8 +341,9 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     voting = au.shape[0] > 0
     b = np.uintp(u.shape[0] - 1)
     n_updates = 0
+    data, idx, indptr = winnow_parts(X, columns)
     for t in range(y.shape[0]):
-        data, idx, lo, hi = winnow_row(X, t, columns)
+        lo, hi, off = winnow_span(X, indptr, t)
         yt = y[t]
         # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
         xsum = 0.0
@@ -342,7 +357,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                     negative[1] = k
                     return n_updates
                 continue
-            j = np.uintp(idx[k])
+            j = np.uintp(idx[k - off])
             seen[j] = 1  # the row's features are now present in the model
             xsum += x
             w = u[j]
@@ -371,8 +386,8 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             wb -= wv
         K = 0
         if scaled:
-            s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen,
-                                      False, theta)
+            s, K, xsum = winnow_score(data, idx, off, lo, hi, u, ue, v, ve,
+                                      seen, False, theta)
             margins[t] = yt * math.ldexp(s, CHUNK * K)
         else:
             s = (dot + wb) / (xsum + 1.0) - theta
@@ -411,7 +426,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             x = data[k]
             if x == 0.0:
                 continue
-            j = np.uintp(idx[k])
+            j = np.uintp(idx[k - off])
             if voting:  # the pending vote of w_j, before it changes
                 count = credits - last[j]
                 if count > 0:
@@ -480,7 +495,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         for i in range(nq + 1):
             if i < nq:
                 k = queue[i]
-                j = np.uintp(idx[k])
+                j = np.uintp(idx[k - off])
                 fa, fb = bu, bv
                 if kind == MBW:
                     xt = data[k] / norm
@@ -563,8 +578,9 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         row, k = (int(i) for i in negative)
         if isinstance(X, tuple):
             value, col = X[0][k], int(X[1][k])
-        else:
-            value, col = X[row, k], k
+        else:  # k counts the values of the flattened array
+            col = k - row * X.shape[1]
+            value = X[row, col]
         raise NegativeValueError(row, col, float(value))
     return n
 
@@ -572,9 +588,10 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 @njit(cache=True)
 def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, theta, out):
     """Test-time scores: unseen features dropped, then augment and normalise."""
+    data, idx, indptr = winnow_parts(X, columns)
     for t in range(n_rows):
-        data, idx, lo, hi = winnow_row(X, t, columns)
-        s, K, _ = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, True,
+        lo, hi, off = winnow_span(X, indptr, t)
+        s, K, _ = winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, True,
                                theta)
         out[t] = math.ldexp(s, CHUNK * K)
 
