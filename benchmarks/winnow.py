@@ -28,6 +28,7 @@ Winnow or MBW, so there is no ratio column.
 """
 import argparse
 import importlib.util
+import inspect
 import json
 import os
 import platform
@@ -104,10 +105,20 @@ def pass_seconds(module, factory, X, y, margin=None):
     mistakes, margins = np.zeros(y_pm.shape[0], bool), np.zeros(y_pm.shape[0])
     if margin is None:
         margin = float(getattr(est, "margin", 0.0))
-    args = (rows, y_pm, est._kind, est._columns, est._u, est._ue, est._v,
-            est._ve, est._seen, est._istate, float(est.alpha), float(est.beta),
-            float(est.theta), margin, est._au, est._aue, est._av, est._ave, est._last,
-            est._vote_correct, mistakes, margins)
+    params = (float(est.alpha), float(est.beta), float(est.theta), margin)
+    if "m" in inspect.signature(module.winnow_pass).parameters:
+        # the model as one 2-D array, u and v side by side
+        args = (rows, y_pm, est._kind, est._columns, est._m, est._e, est._seen,
+                est._istate, *params, est._acc, est._acce, est._last,
+                est._vote_correct, mistakes, margins)
+    else:  # a revision with u, v and their vote sums in arrays of their own
+        def column(a, c):
+            return np.ascontiguousarray(a[:, c]) if c < a.shape[1] else a[:0, 0]
+        model = [column(a, c) for c in (0, 1) for a in (est._m, est._e)]
+        votes = [column(a, c) for c in (0, 1) for a in (est._acc, est._acce)]
+        args = (rows, y_pm, est._kind, est._columns, *model, est._seen,
+                est._istate, *params, *votes, est._last, est._vote_correct,
+                mistakes, margins)
     start = time.perf_counter()
     module.winnow_pass(*args)
     return time.perf_counter() - start

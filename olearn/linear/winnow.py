@@ -122,7 +122,9 @@ def _multiply(m, e, j, f):
 
     The slow path of the update: taken only when the fast product leaves
     ``[LO, HI)`` or the weight already has a nonzero exponent.  Stores ``m_j``
-    negative iff ``e_j != 0`` (so the fast paths read one array).
+    negative iff ``e_j != 0`` (so the fast paths read one array).  ``j`` is
+    any index of ``m`` and ``e`` (``(feature, model)`` for the learners' 2-D
+    state).
     """
     x = abs(m[j])
     if x == 0.0:
@@ -154,10 +156,12 @@ def _multiply(m, e, j, f):
 
 
 @njit(cache=True)
-def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
+def winnow_score(data, idx, off, lo, hi, m, e, seen, test, theta):
     """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
 
-    The row is ``data[lo:hi]`` at the columns ``idx[lo - off:hi - off]``.
+    The row is ``data[lo:hi]`` at the columns ``idx[lo - off:hi - off]``;
+    the model is ``m[:, 0]``, ``e[:, 0]`` (``u``) and, balanced, ``m[:, 1]``,
+    ``e[:, 1]`` (``v``).
     ``xsum`` is the sum of the kept feature values (every nonzero in training;
     at test time, ``test=True``, only features with ``seen[j]``); the augmented,
     normalised row is ``x~ = [x, 1] / (1 + xsum)``.  One pass with ``K = 0``
@@ -165,8 +169,8 @@ def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
     are below double precision next to ``theta``); a second pass scaled by the
     largest exponent only if a weight in the row exceeds ``2**CHUNK``.
     """
-    balanced = v.shape[0] > 0
-    b = np.uintp(u.shape[0] - 1)
+    balanced = m.shape[1] == 2
+    b = np.uintp(m.shape[0] - 1)
     xsum = 0.0
     dot = 0.0
     high = False
@@ -178,29 +182,29 @@ def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
         if test and not seen[j]:
             continue
         xsum += x
-        w = u[j]
+        w = m[j, 0]
         if w < 0.0:  # nonzero exponent (rare)
-            w = math.ldexp(-w, CHUNK * ue[j])
-            if ue[j] > 0:
+            w = math.ldexp(-w, CHUNK * e[j, 0])
+            if e[j, 0] > 0:
                 high = True
         if balanced:
-            wv = v[j]
+            wv = m[j, 1]
             if wv < 0.0:
-                wv = math.ldexp(-wv, CHUNK * ve[j])
-                if ve[j] > 0:
+                wv = math.ldexp(-wv, CHUNK * e[j, 1])
+                if e[j, 1] > 0:
                     high = True
             w -= wv
         dot += x * w
-    wb = u[b]
+    wb = m[b, 0]
     if wb < 0.0:
-        wb = math.ldexp(-wb, CHUNK * ue[b])
-        if ue[b] > 0:
+        wb = math.ldexp(-wb, CHUNK * e[b, 0])
+        if e[b, 0] > 0:
             high = True
     if balanced:
-        wv = v[b]
+        wv = m[b, 1]
         if wv < 0.0:
-            wv = math.ldexp(-wv, CHUNK * ve[b])
-            if ve[b] > 0:
+            wv = math.ldexp(-wv, CHUNK * e[b, 1])
+            if e[b, 1] > 0:
                 high = True
         wb -= wv
     if not high:
@@ -214,14 +218,12 @@ def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
         j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
-        if u[j] != 0.0 and ue[j] > K:
-            K = ue[j]
-        if balanced and v[j] != 0.0 and ve[j] > K:
-            K = ve[j]
-    if u[b] != 0.0 and ue[b] > K:
-        K = ue[b]
-    if balanced and v[b] != 0.0 and ve[b] > K:
-        K = ve[b]
+        for c in range(m.shape[1]):
+            if m[j, c] != 0.0 and e[j, c] > K:
+                K = e[j, c]
+    for c in range(m.shape[1]):
+        if m[b, c] != 0.0 and e[b, c] > K:
+            K = e[b, c]
     dot = 0.0
     for k in range(lo, hi):
         x = data[k]
@@ -230,13 +232,13 @@ def winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, test, theta):
         j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
-        w = math.ldexp(abs(u[j]), CHUNK * (ue[j] - K))
+        w = math.ldexp(abs(m[j, 0]), CHUNK * (e[j, 0] - K))
         if balanced:
-            w -= math.ldexp(abs(v[j]), CHUNK * (ve[j] - K))
+            w -= math.ldexp(abs(m[j, 1]), CHUNK * (e[j, 1] - K))
         dot += x * w
-    wb = math.ldexp(abs(u[b]), CHUNK * (ue[b] - K))
+    wb = math.ldexp(abs(m[b, 0]), CHUNK * (e[b, 0] - K))
     if balanced:
-        wb -= math.ldexp(abs(v[b]), CHUNK * (ve[b] - K))
+        wb -= math.ldexp(abs(m[b, 1]), CHUNK * (e[b, 1] - K))
     return (dot + wb) / (xsum + 1.0) - math.ldexp(theta, -CHUNK * K), K, xsum
 
 
@@ -256,11 +258,12 @@ def _normalise(x, k):
 def _vote_add(acc, acce, j, m, e, c):
     """``A_j += c |m| 2**(CHUNK e)`` for ``A_j = |acc_j| 2**(CHUNK acce_j)``.
 
-    The slow path of the vote: the fast path in :func:`_train` adds in place
-    while the weight and the sum both have exponent 0 and the sum stays below
-    ``HI``.  Terms are aligned on the larger exponent (the smaller one loses
-    what falls below rounding, as in any float sum); ``acc_j`` is stored
-    negated iff ``acce_j != 0``, as the weights are.
+    The slow path of the vote: the fast path in :func:`_train` adds in
+    place while the weight and the sum both have exponent 0 and the sum stays
+    below ``HI``.  Terms are aligned on the larger exponent (the smaller one
+    loses what falls below rounding, as in any float sum); ``acc_j`` is stored
+    negated iff ``acce_j != 0``, as the weights are.  ``j`` is any index of
+    ``acc`` and ``acce``.
     """
     t = abs(m) * c
     if t == 0.0:
@@ -287,29 +290,32 @@ def vote_average(acc, acce, m, e, last, credits):
     oute = acce.copy()
     for j in range(m.shape[0]):
         pending = credits - last[j]
-        if pending > 0:
-            _vote_add(out, oute, j, m[j], e[j], float(pending))
-        x = abs(out[j]) / credits
-        if x == 0.0:
-            out[j] = 0.0
-            oute[j] = 0
-            continue
-        x, k = _normalise(x, oute[j])
-        oute[j] = k
-        out[j] = x if k == 0 else -x
+        for c in range(m.shape[1]):
+            if pending > 0:
+                _vote_add(out, oute, (j, c), m[j, c], e[j, c], float(pending))
+            x = abs(out[j, c]) / credits
+            if x == 0.0:
+                out[j, c] = 0.0
+                oute[j, c] = 0
+                continue
+            x, k = _normalise(x, oute[j, c])
+            oute[j, c] = k
+            out[j, c] = x if k == 0 else -x
     return out, oute
 
 
 @njit(inline="always")
-def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-           theta, margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-           queue, negative):
+def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
+           acc, acce, last, vote_correct, mistakes, margins, queue, negative):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
-    ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
-    learner gets its own compiled loop, and no helper taking arrays is called
-    on the common path (a call with array arguments costs reference-count
-    updates).  Per row:
+    The model: mantissas ``m`` and exponents ``e``, one row per feature (the
+    always-on feature last), columns ``u`` and, balanced, ``v`` -- ``u_j``
+    and ``v_j`` side by side in memory, so each feature's weights are one
+    cache line to load and store.  ``kind`` is a constant at every call site
+    (:func:`winnow_pass`), so each learner gets its own compiled loop, and no
+    helper taking arrays is called on the common path (a call with array
+    arguments costs reference-count updates).  Per row:
 
     1. one pass over the nonzeros that marks them present in the model and
        accumulates ``sum_j x_j (u_j - v_j)`` and ``sum_j x_j`` from the
@@ -322,13 +328,13 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
        go through the general per-weight update (``_multiply`` when a
        mantissa leaves ``[LO, HI)``).
 
-    Voting (``au`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
-    lazily per coordinate.  A weight changes only on rounds where its
-    feature is present, so just before it changes, its value times the
-    credits given since it last changed (``credits - last_j``) is added to
-    ``A_j`` (kept as mantissa and exponent like the weights; one multiply and
-    one add per changed weight, :func:`_vote_add` when an exponent is
-    involved); :func:`vote_average` adds what is pending at prediction time.
+    Voting (``acc`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
+    lazily per coordinate, in ``acc``, ``acce`` laid out as ``m``, ``e``.  A
+    weight changes only on rounds where its feature is present, so before an
+    update the row's weights (and the always-on one) add their pending vote:
+    their value times the credits given since they last changed
+    (``credits - last_j``); :func:`vote_average` adds what is pending at
+    prediction time.
 
     The floating-point operations of the model, and their order, are those
     of the per-round reference (``winnow_score`` then a per-weight update,
@@ -338,8 +344,10 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     the compiler reassociate the score's sum.
     """
     balanced = kind != PW
-    voting = au.shape[0] > 0
-    b = np.uintp(u.shape[0] - 1)
+    voting = acc.shape[0] > 0
+    b = np.uintp(m.shape[0] - 1)
+    cu = np.uintp(0)  # the columns of u and v
+    cv = np.uintp(1)
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
     for t in range(y.shape[0]):
@@ -348,7 +356,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
         xsum = 0.0
         dot = 0.0
-        scaled = False  # a weight of the row has a nonzero exponent
+        low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
         for k in range(lo, hi):
             x = data[k]
             if x <= 0.0:  # not a feature of the row, or refused
@@ -360,34 +368,34 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             j = np.uintp(idx[k - off])
             seen[j] = 1  # the row's features are now present in the model
             xsum += x
-            w = u[j]
+            w = m[j, cu]
             if balanced:
-                wv = v[j]
-                if w < 0.0 or wv < 0.0:
-                    scaled = True
+                wv = m[j, cv]
+                low = min(low, min(w, wv))
                 w -= wv
-            elif w < 0.0:
-                scaled = True
+            else:
+                low = min(low, w)
             dot += x * w
+        scaled = low < 0.0
         # the always-on feature, as winnow_score takes it: a weight with a
         # negative exponent is scaled down (usually to 0), a positive exponent
         # needs the scaled score
-        wb = u[b]
+        wb = m[b, cu]
         if wb < 0.0:
-            if ue[b] > 0:
+            if e[b, cu] > 0:
                 scaled = True
-            wb = math.ldexp(-wb, CHUNK * ue[b])
+            wb = math.ldexp(-wb, CHUNK * e[b, cu])
         if balanced:
-            wv = v[b]
+            wv = m[b, cv]
             if wv < 0.0:
-                if ve[b] > 0:
+                if e[b, cv] > 0:
                     scaled = True
-                wv = math.ldexp(-wv, CHUNK * ve[b])
+                wv = math.ldexp(-wv, CHUNK * e[b, cv])
             wb -= wv
         K = 0
         if scaled:
-            s, K, xsum = winnow_score(data, idx, off, lo, hi, u, ue, v, ve,
-                                      seen, False, theta)
+            s, K, xsum = winnow_score(data, idx, off, lo, hi, m, e, seen, False,
+                                      theta)
             margins[t] = yt * math.ldexp(s, CHUNK * K)
         else:
             s = (dot + wb) / (xsum + 1.0) - theta
@@ -420,6 +428,28 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         # exponent, a product leaving the range, a zero weight) the feature is
         # queued for the general pass below.  Each weight is updated once, so
         # the order does not matter.
+        if voting:  # first the votes pending on the weights about to change
+            for k in range(lo, hi + np.uintp(1)):  # k = hi: the always-on one
+                if k == hi:
+                    j = b
+                elif data[k] == 0.0:
+                    continue
+                else:
+                    j = np.uintp(idx[k - off])
+                # w_j times the credits since it last changed: one multiply
+                # and one add while weight and sum have exponent 0 and the sum
+                # stays below HI, else _vote_add
+                count = credits - last[j]
+                if count > 0:
+                    c = float(count)
+                    for col in range(2 if balanced else 1):
+                        w = m[j, col]
+                        total = acc[j, col] + w * c
+                        if w >= 0.0 and acc[j, col] >= 0.0 and total < HI:
+                            acc[j, col] = total
+                        else:
+                            _vote_add(acc, acce, (j, np.uintp(col)), w, e[j, col], c)
+                last[j] = credits
         changed = False
         nq = 0
         for k in range(lo, hi):
@@ -427,24 +457,6 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             if x == 0.0:
                 continue
             j = np.uintp(idx[k - off])
-            if voting:  # the pending vote of w_j, before it changes
-                count = credits - last[j]
-                if count > 0:
-                    c = float(count)
-                    w = u[j]
-                    acc = au[j] + w * c
-                    if w >= 0.0 and au[j] >= 0.0 and acc < HI:
-                        au[j] = acc
-                    else:
-                        _vote_add(au, aue, j, w, ue[j], c)
-                    if balanced:
-                        w = v[j]
-                        acc = av[j] + w * c
-                        if w >= 0.0 and av[j] >= 0.0 and acc < HI:
-                            av[j] = acc
-                        else:
-                            _vote_add(av, ave, j, w, ve[j], c)
-                last[j] = credits
             if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
                 xt = x / norm
                 x_up = alpha * (1.0 + xt)
@@ -454,40 +466,22 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             else:
                 fa = bu
                 fb = bv
-            new_u = u[j] * fa
+            new_u = m[j, cu] * fa
             in_u = np.float64(new_u).view(np.uint64) - BITS_LO < BITS_SPAN
             if balanced:
-                new_v = v[j] * fb
+                new_v = m[j, cv] * fb
                 in_v = np.float64(new_v).view(np.uint64) - BITS_LO < BITS_SPAN
                 if in_u & in_v:
-                    u[j] = new_u
-                    v[j] = new_v
+                    m[j, cu] = new_u
+                    m[j, cv] = new_v
                     changed = True
                     continue
             elif in_u:
-                u[j] = new_u
+                m[j, cu] = new_u
                 changed = True
                 continue
             queue[nq] = k
             nq += 1
-        if voting:  # the always-on feature's pending vote
-            count = credits - last[b]
-            if count > 0:
-                c = float(count)
-                w = u[b]
-                acc = au[b] + w * c
-                if w >= 0.0 and au[b] >= 0.0 and acc < HI:
-                    au[b] = acc
-                else:
-                    _vote_add(au, aue, b, w, ue[b], c)
-                if balanced:
-                    w = v[b]
-                    acc = av[b] + w * c
-                    if w >= 0.0 and av[b] >= 0.0 and acc < HI:
-                        av[b] = acc
-                    else:
-                        _vote_add(av, ave, b, w, ve[b], c)
-            last[b] = credits
         # general pass: the queued features, then the always-on one (k = hi).
         # A weight with a nonzero exponent whose mantissa stays in range is
         # stored negated, its exponent kept, as _multiply would; otherwise
@@ -505,24 +499,17 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
                     fb = x_down if positive else x_up
             else:
                 j, fa, fb = b, bu, bv
-            new = u[j] * fa
-            if LO <= new < HI or (-HI < new <= -LO and fa >= LO):
-                u[j] = new
-                changed = True
-            elif u[j] != 0.0:
-                _multiply(u, ue, j, fa)
-                changed = True
-                if u[j] == 0.0:
-                    istate[N_ZEROED] += 1
-            if balanced:
-                new = v[j] * fb
-                if LO <= new < HI or (-HI < new <= -LO and fb >= LO):
-                    v[j] = new
+            for col in range(2 if balanced else 1):
+                f = fa if col == 0 else fb
+                wi = (j, np.uintp(col))
+                new = m[wi] * f
+                if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+                    m[wi] = new
                     changed = True
-                elif v[j] != 0.0:
-                    _multiply(v, ve, j, fb)
+                elif m[wi] != 0.0:
+                    _multiply(m, e, wi, f)
                     changed = True
-                    if v[j] == 0.0:
+                    if m[wi] == 0.0:
                         istate[N_ZEROED] += 1
         if changed:
             n_updates += 1
@@ -532,48 +519,46 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 
 
 @njit(cache=True)
-def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue, negative):
-    return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue, negative)
+def _pass_pw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
+             acce, last, vote_correct, mistakes, margins, queue, negative):
+    return _train(X, y, PW, columns, m, e, seen, istate, alpha, beta, theta,
+                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  negative)
 
 
 @njit(cache=True)
-def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue, negative):
-    return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue, negative)
+def _pass_bw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
+             acce, last, vote_correct, mistakes, margins, queue, negative):
+    return _train(X, y, BW, columns, m, e, seen, istate, alpha, beta, theta,
+                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  negative)
 
 
 @njit(cache=True)
-def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-              margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue, negative):
-    return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue, negative)
+def _pass_mbw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
+              acce, last, vote_correct, mistakes, margins, queue, negative):
+    return _train(X, y, MBW, columns, m, e, seen, istate, alpha, beta, theta,
+                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  negative)
 
 
 _PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
 
 
-def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                margins):
+def winnow_pass(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta,
+                margin, acc, acce, last, vote_correct, mistakes, margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model.
 
     Each learner has its own compiled loop (``kind`` is a constant in it),
-    compiled on first use only.
+    compiled on first use only.  A negative value raises
+    :class:`NegativeValueError` (the model is then partly updated: the
+    estimator undoes the pass).
     """
     queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
     negative = np.full(2, -1, dtype=np.int64)  # (row, position) of a value < 0
-    n = _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                      theta, margin, au, aue, av, ave, last, vote_correct,
-                      mistakes, margins, queue, negative)
+    n = _PASSES[kind](X, y, columns, m, e, seen, istate, alpha, beta, theta,
+                      margin, acc, acce, last, vote_correct, mistakes, margins,
+                      queue, negative)
     if negative[0] >= 0:
         row, k = (int(i) for i in negative)
         if isinstance(X, tuple):
@@ -586,13 +571,12 @@ def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
 
 
 @njit(cache=True)
-def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, theta, out):
+def winnow_decision(X, n_rows, columns, m, e, seen, theta, out):
     """Test-time scores: unseen features dropped, then augment and normalise."""
     data, idx, indptr = winnow_parts(X, columns)
     for t in range(n_rows):
         lo, hi, off = winnow_span(X, indptr, t)
-        s, K, _ = winnow_score(data, idx, off, lo, hi, u, ue, v, ve, seen, True,
-                               theta)
+        s, K, _ = winnow_score(data, idx, off, lo, hi, m, e, seen, True, theta)
         out[t] = math.ldexp(s, CHUNK * K)
 
 
@@ -710,31 +694,31 @@ class WinnowClassifier(OnlineClassifier):
 
     def _init_state(self, n_features):
         d = n_features + 1  # the last coordinate is the always-on feature
-        theta_u, theta_v = self._initial()
-        self._u, self._ue = _constant(d, theta_u)
-        if theta_v is None:
-            self._v, self._ve = np.zeros(0), np.zeros(0, dtype=np.int64)
-        else:
-            self._v, self._ve = _constant(d, theta_v)
+        # the model as mantissas and exponents, one row per feature and a
+        # column per model (u; u and v side by side for BW and MBW)
+        initial = [w for w in self._initial() if w is not None]
+        self._m = np.empty((d, len(initial)))
+        self._e = np.empty((d, len(initial)), dtype=np.int64)
+        for col, theta0 in enumerate(initial):
+            self._m[:, col], self._e[:, col] = _constant(d, theta0)
         self._seen = np.zeros(n_features, dtype=np.uint8)
         self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
+        # the vote sums A (mantissa, exponent), laid out as the model, and
+        # when each feature's pending vote was last added
         nv = d if self._averaging else 0
-        nvv = nv if theta_v is not None else 0
-        # the vote sums A (mantissa, exponent) of u and v, and when each
-        # coordinate's pending vote was last added
-        self._au, self._aue = np.zeros(nv), np.zeros(nv, dtype=np.int64)
-        self._av, self._ave = np.zeros(nvv), np.zeros(nvv, dtype=np.int64)
+        self._acc = np.zeros((nv, len(initial)))
+        self._acce = np.zeros((nv, len(initial)), dtype=np.int64)
         self._last = np.zeros(nv, dtype=np.int64)
 
     def _learn(self, X, y, mistakes, margins):
         zeroed = self._istate[N_ZEROED]
-        n = winnow_pass(X, y, self._kind, self._columns, self._u, self._ue,
-                        self._v, self._ve, self._seen, self._istate,
-                        float(self.alpha), float(self.beta), float(self.theta),
-                        float(getattr(self, "margin", 0.0)), self._au, self._aue,
-                        self._av, self._ave, self._last, self._vote_correct,
-                        mistakes, margins)
+        n = winnow_pass(X, y, self._kind, self._columns, self._m, self._e,
+                        self._seen, self._istate, float(self.alpha),
+                        float(self.beta), float(self.theta),
+                        float(getattr(self, "margin", 0.0)), self._acc,
+                        self._acce, self._last, self._vote_correct, mistakes,
+                        margins)
         if self._istate[N_ZEROED] > zeroed:
             warnings.warn(
                 f"{type(self).__name__}: an update with x~_j = 1 (an all-zero "
@@ -744,19 +728,42 @@ class WinnowClassifier(OnlineClassifier):
         return n
 
     def _model_arrays(self):
-        return (self._u, self._v)
+        return (self._m,)
 
-    def _scores(self, X, u, ue, v, ve):
+    def _scores(self, X, m, e):
         check_non_negative(self, X)
         out = np.empty(X.shape[0])
-        winnow_decision(compiled_rows(X), X.shape[0], self._columns, u, ue, v,
-                        ve, self._seen, float(self.theta), out)
+        winnow_decision(compiled_rows(X), X.shape[0], self._columns, m, e,
+                        self._seen, float(self.theta), out)
         return out
 
     def _decision(self, X):
-        return self._scores(X, self._u, self._ue, self._v, self._ve)
+        return self._scores(X, self._m, self._e)
 
     # -- the model ----------------------------------------------------------
+    def _column(self, array, col):
+        if col >= array.shape[1]:
+            return np.zeros(0, dtype=array.dtype)  # PW has no v
+        return array[:, col]
+
+    @property
+    def _u(self):
+        """Mantissas of ``u`` (a view of the model)."""
+        return self._column(self._m, 0)
+
+    @property
+    def _ue(self):
+        return self._column(self._e, 0)
+
+    @property
+    def _v(self):
+        """Mantissas of ``v`` (a view of the model; empty for PW)."""
+        return self._column(self._m, 1)
+
+    @property
+    def _ve(self):
+        return self._column(self._e, 1)
+
     @property
     def seen_(self):
         """Boolean mask of the features present in the model (seen in training)."""
@@ -789,8 +796,8 @@ class WinnowClassifier(OnlineClassifier):
             return np.ldexp(np.abs(self._v), CHUNK * self._ve)
 
     # -- voting (used by olearn.Averaged) --------------------------------------
-    def _average_arrays(self):
-        """Mantissa/exponent arrays of the voted model ``(1/Z) sum_i c_i (u_i, v_i)``.
+    def _average_state(self):
+        """Mantissas and exponents of the voted model ``(1/Z) sum_i c_i (u_i, v_i)``.
 
         ``Z`` is the number of credited rounds (every round with
         ``weights="rounds"``, the rounds without update with ``"correct"``);
@@ -798,18 +805,18 @@ class WinnowClassifier(OnlineClassifier):
         """
         credits = int(self._istate[CREDITS])
         if credits == 0:
-            return self._u, self._ue, self._v, self._ve
-        u, ue = vote_average(self._au, self._aue, self._u, self._ue,
-                             self._last, credits)
-        if self._v.shape[0]:
-            v, ve = vote_average(self._av, self._ave, self._v, self._ve,
-                                 self._last, credits)
-        else:
-            v, ve = self._v, self._ve
-        return u, ue, v, ve
+            return self._m, self._e
+        return vote_average(self._acc, self._acce, self._m, self._e, self._last,
+                            credits)
+
+    def _average_arrays(self):
+        """``(u, ue, v, ve)`` of the voted model (``v``, ``ve`` empty for PW)."""
+        m, e = self._average_state()
+        return (self._column(m, 0), self._column(e, 0), self._column(m, 1),
+                self._column(e, 1))
 
     def _averaged_decision(self, X):
-        return self._scores(X, *self._average_arrays())
+        return self._scores(X, *self._average_state())
 
 
 class PositiveWinnow(WinnowClassifier):
