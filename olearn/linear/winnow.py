@@ -348,6 +348,10 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     b = np.uintp(m.shape[0] - 1)
     cu = np.uintp(0)  # the columns of u and v
     cv = np.uintp(1)
+    # the hot loops index the model flat: u_j at n_models j, v_j next to it
+    # (a constant stride: no multiply by the array's runtime width)
+    n_models = np.uintp(2 if balanced else 1)
+    flat = m.reshape(m.size)
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
     for t in range(y.shape[0]):
@@ -368,9 +372,9 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
             j = np.uintp(idx[k - off])
             seen[j] = 1  # the row's features are now present in the model
             xsum += x
-            w = m[j, cu]
+            w = flat[n_models * j]
             if balanced:
-                wv = m[j, cv]
+                wv = flat[n_models * j + cv]
                 low = min(low, min(w, wv))
                 w -= wv
             else:
@@ -466,18 +470,18 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
             else:
                 fa = bu
                 fb = bv
-            new_u = m[j, cu] * fa
+            new_u = flat[n_models * j] * fa
             in_u = np.float64(new_u).view(np.uint64) - BITS_LO < BITS_SPAN
             if balanced:
-                new_v = m[j, cv] * fb
+                new_v = flat[n_models * j + cv] * fb
                 in_v = np.float64(new_v).view(np.uint64) - BITS_LO < BITS_SPAN
                 if in_u & in_v:
-                    m[j, cu] = new_u
-                    m[j, cv] = new_v
+                    flat[n_models * j] = new_u
+                    flat[n_models * j + cv] = new_v
                     changed = True
                     continue
             elif in_u:
-                m[j, cu] = new_u
+                flat[n_models * j] = new_u
                 changed = True
                 continue
             queue[nq] = k
