@@ -352,6 +352,7 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     # (a constant stride: no multiply by the array's runtime width)
     n_models = np.uintp(2 if balanced else 1)
     flat = m.reshape(m.size)
+    flat_acc = acc.reshape(acc.size)
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
     for t in range(y.shape[0]):
@@ -442,17 +443,19 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
                     j = np.uintp(idx[k - off])
                 # w_j times the credits since it last changed: one multiply
                 # and one add while weight and sum have exponent 0 and the sum
-                # stays below HI, else _vote_add
-                count = credits - last[j]
-                if count > 0:
-                    c = float(count)
-                    for col in range(2 if balanced else 1):
-                        w = m[j, col]
-                        total = acc[j, col] + w * c
-                        if w >= 0.0 and acc[j, col] >= 0.0 and total < HI:
-                            acc[j, col] = total
-                        else:
-                            _vote_add(acc, acce, (j, np.uintp(col)), w, e[j, col], c)
+                # stays below HI, else _vote_add.  No test for "nothing
+                # pending" (it would be mispredicted often): c = 0 adds +0.0,
+                # which leaves a sum >= 0 as it is, bit for bit
+                c = float(credits - last[j])
+                for col in range(n_models):
+                    i = n_models * j + col
+                    w = flat[i]
+                    a = flat_acc[i]
+                    total = a + w * c
+                    if min(w, a) >= 0.0 and total < HI:
+                        flat_acc[i] = total
+                    elif c > 0.0:
+                        _vote_add(acc, acce, (j, col), w, e[j, col], c)
                 last[j] = credits
         changed = False
         nq = 0
