@@ -610,6 +610,13 @@ def _constant(d, value):
     return np.full(d, m[0]), np.full(d, e[0])
 
 
+def _column(array, col):
+    """Column ``col`` of the 2-D model ``array`` as a view; empty if absent (PW's v)."""
+    if col >= array.shape[1]:
+        return np.zeros(0, dtype=array.dtype)
+    return array[:, col]
+
+
 def _to_log(m, e):
     with np.errstate(divide="ignore"):
         return np.log(np.abs(m)) + LN_CHUNK * e
@@ -748,28 +755,12 @@ class WinnowClassifier(OnlineClassifier):
         return self._scores(X, self._m, self._e)
 
     # -- the model ----------------------------------------------------------
-    def _column(self, array, col):
-        if col >= array.shape[1]:
-            return np.zeros(0, dtype=array.dtype)  # PW has no v
-        return array[:, col]
-
-    @property
-    def _u(self):
-        """Mantissas of ``u`` (a view of the model)."""
-        return self._column(self._m, 0)
-
-    @property
-    def _ue(self):
-        return self._column(self._e, 0)
-
-    @property
-    def _v(self):
-        """Mantissas of ``v`` (a view of the model; empty for PW)."""
-        return self._column(self._m, 1)
-
-    @property
-    def _ve(self):
-        return self._column(self._e, 1)
+    #: views of the model's columns: mantissas and exponents of u and v
+    #: (v's empty for PW)
+    _u = property(lambda self: _column(self._m, 0))
+    _ue = property(lambda self: _column(self._e, 0))
+    _v = property(lambda self: _column(self._m, 1))
+    _ve = property(lambda self: _column(self._e, 1))
 
     @property
     def seen_(self):
@@ -819,8 +810,7 @@ class WinnowClassifier(OnlineClassifier):
     def _average_arrays(self):
         """``(u, ue, v, ve)`` of the voted model (``v``, ``ve`` empty for PW)."""
         m, e = self._average_state()
-        return (self._column(m, 0), self._column(e, 0), self._column(m, 1),
-                self._column(e, 1))
+        return _column(m, 0), _column(e, 0), _column(m, 1), _column(e, 1)
 
     def _averaged_decision(self, X):
         return self._scores(X, *self._average_state())
