@@ -107,17 +107,20 @@ def pass_seconds(module, factory, X, y, margin=None):
         margin = float(getattr(est, "margin", 0.0))
     params = (float(est.alpha), float(est.beta), float(est.theta), margin)
     if "m" in inspect.signature(module.winnow_pass).parameters:
-        # the model as one 2-D array, u and v side by side
+        # the model as one 2-D array, u and v side by side; the vote sums and
+        # when each was last added likewise
         args = (rows, y_pm, est._kind, est._columns, est._m, est._e, est._seen,
-                est._istate, *params, est._acc, est._acce, est._last,
-                est._vote_correct, mistakes, margins)
-    else:  # a revision with u, v and their vote sums in arrays of their own
+                est._istate, *params, est._acc, est._acce, est._vote_correct,
+                mistakes, margins)
+    else:  # a revision with u, v, their vote sums and last in arrays of their own
         def column(a, c):
-            return np.ascontiguousarray(a[:, c]) if c < a.shape[1] else a[:0, 0]
+            return np.ascontiguousarray(a[:, c]) if c < n else a[:0, 0]
+        n = est._m.shape[1]
         model = [column(a, c) for c in (0, 1) for a in (est._m, est._e)]
         votes = [column(a, c) for c in (0, 1) for a in (est._acc, est._acce)]
+        last = est._acc[:, n].astype(np.int64)
         args = (rows, y_pm, est._kind, est._columns, *model, est._seen,
-                est._istate, *params, *votes, est._last, est._vote_correct,
+                est._istate, *params, *votes, last, est._vote_correct,
                 mistakes, margins)
     start = time.perf_counter()
     module.winnow_pass(*args)

@@ -284,15 +284,20 @@ def _vote_add(acc, acce, j, m, e, c):
 
 
 @njit(cache=True)
-def vote_average(acc, acce, m, e, last, credits):
-    """The voted model ``(A_j + (credits - last_j) w_j) / credits`` as mantissas and exponents."""
-    out = acc.copy()
+def vote_average(acc, acce, m, e, credits):
+    """The voted model ``(A_j + (credits - last_j) w_j) / credits`` as mantissas and exponents.
+
+    ``acc`` holds the sums ``A`` in the columns of ``m`` and ``last_j`` in
+    the column after them.
+    """
+    n = m.shape[1]
+    out = acc[:, :n].copy()
     oute = acce.copy()
     for j in range(m.shape[0]):
-        pending = credits - last[j]
-        for c in range(m.shape[1]):
+        pending = credits - acc[j, n]
+        for c in range(n):
             if pending > 0:
-                _vote_add(out, oute, (j, c), m[j, c], e[j, c], float(pending))
+                _vote_add(out, oute, (j, c), m[j, c], e[j, c], pending)
             x = abs(out[j, c]) / credits
             if x == 0.0:
                 out[j, c] = 0.0
@@ -306,7 +311,7 @@ def vote_average(acc, acce, m, e, last, credits):
 
 @njit(inline="always")
 def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
-           acc, acce, last, vote_correct, mistakes, margins, queue, negative):
+           acc, acce, vote_correct, mistakes, margins, queue, negative):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     The model: mantissas ``m`` and exponents ``e``, one row per feature (the
@@ -329,7 +334,10 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
        mantissa leaves ``[LO, HI)``).
 
     Voting (``acc`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
-    lazily per coordinate, in ``acc``, ``acce`` laid out as ``m``, ``e``.  A
+    lazily per coordinate, in ``acc``, ``acce`` laid out as ``m``, ``e``;
+    ``acc`` has one more column, the credits when each feature's vote was
+    last added (``last_j``, an integer-valued float: exact below 2**53), so
+    a feature's sums and ``last_j`` share a cache line.  A
     weight changes only on rounds where its feature is present, so before an
     update the row's weights (and the always-on one) add their pending vote:
     their value times the credits given since they last changed
@@ -353,6 +361,7 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     n_models = np.uintp(2 if balanced else 1)
     flat = m.reshape(m.size)
     flat_acc = acc.reshape(acc.size)
+    n_acc = n_models + np.uintp(1)  # the vote sums, then last_j
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
     for t in range(y.shape[0]):
@@ -416,6 +425,7 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
             istate[CREDITS] += 1  # a credit under either weighting
             continue
         credits = istate[CREDITS]
+        credits_f = float(credits)
         # -- the update: every feature present in x_t and the always-on one --
         positive = yt > 0.0
         norm = xsum + 1.0
@@ -428,11 +438,6 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
             down = beta
         bu = up if positive else down  # PW, BW: every feature's factors
         bv = down if positive else up
-        # fast pass, one test per feature: if the new u_j (and v_j) are plain
-        # floats inside [LO, HI) they are stored; otherwise (a nonzero
-        # exponent, a product leaving the range, a zero weight) the feature is
-        # queued for the general pass below.  Each weight is updated once, so
-        # the order does not matter.
         if voting:  # first the votes pending on the weights about to change
             for k in range(lo, hi + np.uintp(1)):  # k = hi: the always-on one
                 if k == hi:
@@ -446,17 +451,23 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
                 # stays below HI, else _vote_add.  No test for "nothing
                 # pending" (it would be mispredicted often): c = 0 adds +0.0,
                 # which leaves a sum >= 0 as it is, bit for bit
-                c = float(credits - last[j])
+                row = n_acc * j
+                c = credits_f - flat_acc[row + n_models]
                 for col in range(n_models):
-                    i = n_models * j + col
-                    w = flat[i]
+                    i = row + col
+                    w = flat[n_models * j + col]
                     a = flat_acc[i]
                     total = a + w * c
                     if min(w, a) >= 0.0 and total < HI:
                         flat_acc[i] = total
                     elif c > 0.0:
                         _vote_add(acc, acce, (j, col), w, e[j, col], c)
-                last[j] = credits
+                flat_acc[row + n_models] = credits_f
+        # fast pass, one test per feature: if the new u_j (and v_j) are plain
+        # floats inside [LO, HI) they are stored; otherwise (a nonzero
+        # exponent, a product leaving the range, a zero weight) the feature is
+        # queued for the general pass below.  Each weight is updated once, so
+        # the order does not matter.
         changed = False
         nq = 0
         for k in range(lo, hi):
@@ -527,25 +538,25 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
 
 @njit(cache=True)
 def _pass_pw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-             acce, last, vote_correct, mistakes, margins, queue, negative):
+             acce, vote_correct, mistakes, margins, queue, negative):
     return _train(X, y, PW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  margin, acc, acce, vote_correct, mistakes, margins, queue,
                   negative)
 
 
 @njit(cache=True)
 def _pass_bw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-             acce, last, vote_correct, mistakes, margins, queue, negative):
+             acce, vote_correct, mistakes, margins, queue, negative):
     return _train(X, y, BW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  margin, acc, acce, vote_correct, mistakes, margins, queue,
                   negative)
 
 
 @njit(cache=True)
 def _pass_mbw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-              acce, last, vote_correct, mistakes, margins, queue, negative):
+              acce, vote_correct, mistakes, margins, queue, negative):
     return _train(X, y, MBW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, last, vote_correct, mistakes, margins, queue,
+                  margin, acc, acce, vote_correct, mistakes, margins, queue,
                   negative)
 
 
@@ -553,7 +564,7 @@ _PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
 
 
 def winnow_pass(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta,
-                margin, acc, acce, last, vote_correct, mistakes, margins):
+                margin, acc, acce, vote_correct, mistakes, margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model.
 
     Each learner has its own compiled loop (``kind`` is a constant in it),
@@ -564,7 +575,7 @@ def winnow_pass(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta,
     queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
     negative = np.full(2, -1, dtype=np.int64)  # (row, position) of a value < 0
     n = _PASSES[kind](X, y, columns, m, e, seen, istate, alpha, beta, theta,
-                      margin, acc, acce, last, vote_correct, mistakes, margins,
+                      margin, acc, acce, vote_correct, mistakes, margins,
                       queue, negative)
     if negative[0] >= 0:
         row, k = (int(i) for i in negative)
@@ -719,11 +730,10 @@ class WinnowClassifier(OnlineClassifier):
         self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
         # the vote sums A (mantissa, exponent), laid out as the model, and
-        # when each feature's pending vote was last added
+        # (a last column of _acc) when each feature's pending vote was last added
         nv = d if self._averaging else 0
-        self._acc = np.zeros((nv, len(initial)))
+        self._acc = np.zeros((nv, len(initial) + 1))
         self._acce = np.zeros((nv, len(initial)), dtype=np.int64)
-        self._last = np.zeros(nv, dtype=np.int64)
 
     def _learn(self, X, y, mistakes, margins):
         zeroed = self._istate[N_ZEROED]
@@ -731,7 +741,7 @@ class WinnowClassifier(OnlineClassifier):
                         self._seen, self._istate, float(self.alpha),
                         float(self.beta), float(self.theta),
                         float(getattr(self, "margin", 0.0)), self._acc,
-                        self._acce, self._last, self._vote_correct, mistakes,
+                        self._acce, self._vote_correct, mistakes,
                         margins)
         if self._istate[N_ZEROED] > zeroed:
             warnings.warn(
@@ -804,8 +814,7 @@ class WinnowClassifier(OnlineClassifier):
         credits = int(self._istate[CREDITS])
         if credits == 0:
             return self._m, self._e
-        return vote_average(self._acc, self._acce, self._m, self._e, self._last,
-                            credits)
+        return vote_average(self._acc, self._acce, self._m, self._e, credits)
 
     def _average_arrays(self):
         """``(u, ue, v, ve)`` of the voted model (``v``, ``ve`` empty for PW)."""
