@@ -6,7 +6,7 @@ Balanced Winnow and the Modified Balanced Winnow -- and the voted MBW, on the
 nonzeros per row; its values are positive, as Winnow requires).  For each
 learner, interleaved, the best of ``--repeats`` runs of
 
-* ``fit`` end to end (validation, the non-negativity check, the compiled pass);
+* ``fit`` end to end (validation, the compiled pass, which also checks x >= 0);
 * the compiled pass alone (``loop``), on input validated beforehand;
 * with ``--baseline REV``: the compiled pass of ``olearn/linear/winnow.py`` as
   it was at git revision ``REV`` (loaded from ``git show``), on the same
@@ -317,8 +317,8 @@ def markdown(sessions, args):
                     f"({1e3 * r['fit_seconds']:.1f} ms against "
                     f"{1e3 * n / TARGET:.1f} ms).")
     lines.append(
-        f"- `fit` minus the loop (validation, the non-negativity check, state "
-        f"set-up): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
+        f"- `fit` minus the loop (validation, state set-up; x >= 0 is checked by "
+        f"the loop, which reads every value anyway): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
         f"the 2M target leaves {1e3 * n / TARGET:.1f} ms per fit in all.")
     s = score["loop_seconds"]
     parts = []
@@ -337,9 +337,10 @@ def markdown(sessions, args):
     lines.append(
         f"- Per-nonzero cost of the balanced learners. Every round scores its row: "
         f"{score['loop_ns_per_nonzero']:.2f} ns per nonzero ({1e3 * s:.1f} ms for the "
-        f"stream): load the column index and value, load u_j and v_j (random access "
-        f"into two {8 * (rows[0]['d'] + 1) / 1e3:.0f} kB arrays), mark the feature "
-        f"seen (one byte store), test both mantissas' sign (a nonzero exponent), and "
+        f"stream): load the column index and value, load u_j and v_j (side by side: one "
+        f"random access into a {16 * (rows[0]['d'] + 1) / 1e3:.0f} kB array), mark the "
+        f"feature seen (one byte store), a running minimum of the mantissas (a "
+        f"negative one flags a nonzero exponent), and "
         f"the sequential sums of x_j and x_j (u_j - v_j) -- kept in the reference's "
         f"order, without `fastmath`, so the results stay bit-identical. "
         + "; ".join(parts) + " (a multiply per weight, one range test per feature, MBW "
@@ -360,8 +361,16 @@ def markdown(sessions, args):
         + ".")
     lines.append(
         "- What made the loops faster (`olearn/linear/winnow.py`, `_train`): one "
-        "compiled loop per learner; no helper with array arguments on the per-row or "
-        "per-weight path (each such call costs reference-count updates; with the "
+        "compiled loop per learner; unsigned indices (`np.uintp` position and "
+        "column: no negative-index test, 1.4-1.5x on every loop); the CSR triple "
+        "taken apart once per pass, not per row (four reference-count calls a row); "
+        "u_j and v_j side by side in one 2-D array indexed flat with a constant "
+        "stride (one cache line per feature; the vote sums and the credits when "
+        "each was last added likewise); x >= 0 checked by the score pass instead "
+        "of a separate scan of the values (3.5 ms a fit); "
+        "no helper with array arguments on the per-row or "
+        "per-weight path (each such call, or an inlined helper binding arrays, costs "
+        "reference-count updates; with the "
         "per-weight update in a helper the loop was several times slower); the score "
         "from the plain mantissas, the exponent-aware `winnow_score` only for a row "
         "with a feature weight outside the plain range (the always-on weight, whose "
@@ -376,14 +385,18 @@ def markdown(sessions, args):
         "feature but changes the last bit of some x~_j and with it the weights and "
         "margins (on this stream the mistakes happened to stay the same; the digests "
         "of `tests/test_winnow_speed_exact.py` fail), so it is not bit-identical and "
-        "was not adopted; MBW's row factors in a separate "
-        "vectorisable pass, u and v interleaved in one array, and a branch-free "
-        "minimum in place of the per-feature sign test were no faster.")
+        "was not adopted (nor is it faster: with the division replaced the MBW loop "
+        "took as long, so the division is not its bottleneck); MBW's row factors "
+        "in a separate vectorised pass (AVX-512 divisions) made the loop slower "
+        "(66 -> 78 ms), as did the voted learner's pending-vote flush as an "
+        "inlined helper (reference-count calls per feature: 4x slower), so the "
+        "row's pending votes are added in one loop of their own before its update.")
     lines.append(
-        "- The voted MBW updates in the same loop: just before a weight changes, its "
-        "value times the credits since it last changed is added to the coordinate's "
+        "- The voted MBW updates in the same pass: before a row's update, each of its "
+        "weights adds its value times the credits since it last changed to its "
         "vote sum (mantissa and exponent, like the weights; one multiply and one add "
-        "per changed weight, no log or exp).")
+        "per changed weight, no log or exp, no branch on whether anything is "
+        "pending: zero credits add +0.0).")
     lines.append(
         "- Results are bit-identical to the reference per-round loops "
         "(`tests/test_winnow_speed_exact.py` pins digests of the record, the exact "
