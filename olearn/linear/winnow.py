@@ -438,6 +438,13 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
             down = beta
         bu = up if positive else down  # PW, BW: every feature's factors
         bv = down if positive else up
+        # MBW: u's factor is fu (1 + x~_j s), v's fv (1 - x~_j s) with s = +1
+        # (y > 0: fu = alpha, fv = beta) or -1 (fu = beta, fv = alpha); the
+        # signed x~_j s is one division by s norm (exact: IEEE division and
+        # a + (-b) = a - b are symmetric in the sign), so no per-feature select
+        fu = alpha if positive else beta
+        fv = beta if positive else alpha
+        snorm = norm if positive else -norm
         if voting:  # first the votes pending on the weights about to change
             for k in range(lo, hi + np.uintp(1)):  # k = hi: the always-on one
                 if k == hi:
@@ -476,11 +483,9 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
                 continue
             j = np.uintp(idx[k - off])
             if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
-                xt = x / norm
-                x_up = alpha * (1.0 + xt)
-                x_down = beta * (1.0 - xt)
-                fa = x_up if positive else x_down
-                fb = x_down if positive else x_up
+                xs = x / snorm
+                fa = fu * (1.0 + xs)
+                fb = fv * (1.0 - xs)
             else:
                 fa = bu
                 fb = bv
@@ -510,11 +515,9 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
                 j = np.uintp(idx[k - off])
                 fa, fb = bu, bv
                 if kind == MBW:
-                    xt = data[k] / norm
-                    x_up = alpha * (1.0 + xt)
-                    x_down = beta * (1.0 - xt)
-                    fa = x_up if positive else x_down
-                    fb = x_down if positive else x_up
+                    xs = data[k] / snorm
+                    fa = fu * (1.0 + xs)
+                    fb = fv * (1.0 - xs)
             else:
                 j, fa, fb = b, bu, bv
             for col in range(2 if balanced else 1):
