@@ -56,8 +56,10 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from llvmlite import ir
 from numba import njit, types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
                     compiled_rows)
@@ -83,6 +85,35 @@ MIN_BETA = 2.0 ** -969
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
+
+
+#: how many nonzeros ahead the score pass asks for the model's cache line
+PREFETCH = 32
+
+
+@intrinsic
+def prefetch(typingctx, array, i):
+    """Ask the CPU to bring ``array[i]`` into cache (``llvm.prefetch``; never
+    faults, changes no value).  The model's lines are read at random, and
+    the stream passing through the cache evicts them: fetched ahead, the
+    score pass waits less for them."""
+    sig = types.void(array, i)
+
+    def codegen(context, builder, sig, args):
+        ty = sig.args[0]
+        data = context.make_array(ty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ty, data, [args[1]],
+                                       wraparound=False, boundscheck=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        # read, high temporal locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0),
+                          ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 # -- row access, dense or CSR: row t is data[lo:hi] at columns idx[lo - off:hi - off]
@@ -364,6 +395,7 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     n_acc = n_models + np.uintp(1)  # the vote sums, then last_j
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
+    n_idx = np.uintp(idx.shape[0])
     for t in range(y.shape[0]):
         lo, hi, off = winnow_span(X, indptr, t)
         yt = y[t]
@@ -372,6 +404,9 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
         dot = 0.0
         low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
         for k in range(lo, hi):
+            ahead = k + np.uintp(PREFETCH) - off  # a later nonzero (this row
+            if ahead < n_idx:                     # or the next ones)
+                prefetch(flat, n_models * np.uintp(idx[ahead]))
             x = data[k]
             if x <= 0.0:  # not a feature of the row, or refused
                 if x < 0.0:  # winnow_pass raises (the pass is undone)
