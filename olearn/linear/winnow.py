@@ -482,6 +482,9 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
         snorm = norm if positive else -norm
         if voting:  # first the votes pending on the weights about to change
             for k in range(lo, hi + np.uintp(1)):  # k = hi: the always-on one
+                ahead = k + np.uintp(PREFETCH) - off  # (the sums, at random)
+                if ahead < n_idx:
+                    prefetch(flat_acc, n_acc * np.uintp(idx[ahead]))
                 if k == hi:
                     j = b
                 elif data[k] == 0.0:
