@@ -88,7 +88,7 @@ CREDITS, N_ZEROED = 0, 1
 
 
 #: how many nonzeros ahead the score pass asks for the model's cache line
-PREFETCH = 32
+PREFETCH = 16
 
 
 @intrinsic
