@@ -341,15 +341,16 @@ def vote_average(acc, acce, m, e, credits):
 
 
 @njit(inline="always")
-def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
-           acc, acce, vote_correct, mistakes, margins, queue, negative):
+def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
+           margin, acc, acce, vote_correct, mistakes, margins, queue, negative):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
     The model: mantissas ``m`` and exponents ``e``, one row per feature (the
     always-on feature last), columns ``u`` and, balanced, ``v`` -- ``u_j``
     and ``v_j`` side by side in memory, so each feature's weights are one
-    cache line to load and store.  ``kind`` is a constant at every call site
-    (:func:`winnow_pass`), so each learner gets its own compiled loop, and no
+    cache line to load and store.  ``kind`` and ``voting`` are constants at
+    every call site (:func:`_compiled_pass`), so each learner, plain or
+    voted, gets its own compiled loop, and no
     helper taking arrays is called on the common path (a call with array
     arguments costs reference-count updates).  Per row:
 
@@ -383,7 +384,6 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     the compiler reassociate the score's sum.
     """
     balanced = kind != PW
-    voting = acc.shape[0] > 0
     b = np.uintp(m.shape[0] - 1)
     cu = np.uintp(0)  # the columns of u and v
     cv = np.uintp(1)
@@ -577,47 +577,37 @@ def _train(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta, margin,
     return n_updates
 
 
-@njit(cache=True)
-def _pass_pw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-             acce, vote_correct, mistakes, margins, queue, negative):
-    return _train(X, y, PW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, vote_correct, mistakes, margins, queue,
-                  negative)
+def _compiled_pass(kind, voting):
+    """The compiled loop of one learner (``kind``), plain or voted: both are
+    constants in it (closure variables: numba caches each variant apart)."""
+    @njit(cache=True)
+    def one_pass(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin,
+                 acc, acce, vote_correct, mistakes, margins, queue, negative):
+        return _train(X, y, kind, voting, columns, m, e, seen, istate, alpha,
+                      beta, theta, margin, acc, acce, vote_correct, mistakes,
+                      margins, queue, negative)
+    return one_pass
 
 
-@njit(cache=True)
-def _pass_bw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-             acce, vote_correct, mistakes, margins, queue, negative):
-    return _train(X, y, BW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, vote_correct, mistakes, margins, queue,
-                  negative)
-
-
-@njit(cache=True)
-def _pass_mbw(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin, acc,
-              acce, vote_correct, mistakes, margins, queue, negative):
-    return _train(X, y, MBW, columns, m, e, seen, istate, alpha, beta, theta,
-                  margin, acc, acce, vote_correct, mistakes, margins, queue,
-                  negative)
-
-
-_PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
+#: compiled on first use only
+_PASSES = {(kind, voting): _compiled_pass(kind, voting)
+           for kind in (PW, BW, MBW) for voting in (False, True)}
 
 
 def winnow_pass(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta,
                 margin, acc, acce, vote_correct, mistakes, margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model.
 
-    Each learner has its own compiled loop (``kind`` is a constant in it),
-    compiled on first use only.  A negative value raises
+    Each learner has its own compiled loop, plain and voted (``kind`` and
+    ``voting`` are constants in it), compiled on first use only.  A negative value raises
     :class:`NegativeValueError` (the model is then partly updated: the
     estimator undoes the pass).
     """
     queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
     negative = np.full(2, -1, dtype=np.int64)  # (row, position) of a value < 0
-    n = _PASSES[kind](X, y, columns, m, e, seen, istate, alpha, beta, theta,
-                      margin, acc, acce, vote_correct, mistakes, margins,
-                      queue, negative)
+    one_pass = _PASSES[kind, acc.shape[0] > 0]
+    n = one_pass(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin,
+                 acc, acce, vote_correct, mistakes, margins, queue, negative)
     if negative[0] >= 0:
         row, k = (int(i) for i in negative)
         if isinstance(X, tuple):
