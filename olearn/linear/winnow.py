@@ -480,17 +480,27 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         fu = alpha if positive else beta
         fv = beta if positive else alpha
         snorm = norm if positive else -norm
-        if voting:  # first the votes pending on the weights about to change
-            for k in range(lo, hi + np.uintp(1)):  # k = hi: the always-on one
+        # fast pass, one test per feature: if the new u_j (and v_j) are plain
+        # floats inside [LO, HI) they are stored; otherwise (a nonzero
+        # exponent, a product leaving the range, a zero weight) the feature is
+        # queued for the general pass below.  Each weight is updated once, so
+        # the order does not matter.  Voting, each weight first adds its
+        # pending vote, and the pass ends with the always-on weight's (k = hi;
+        # its update is in the general pass).
+        changed = False
+        nq = 0
+        for k in range(lo, hi + np.uintp(1 if voting else 0)):
+            if voting and k == hi:
+                j = b
+            else:
+                x = data[k]
+                if x == 0.0:
+                    continue
+                j = np.uintp(idx[k - off])
+            if voting:
                 ahead = k + np.uintp(PREFETCH) - off  # (the sums, at random)
                 if ahead < n_idx:
                     prefetch(flat_acc, n_acc * np.uintp(idx[ahead]))
-                if k == hi:
-                    j = b
-                elif data[k] == 0.0:
-                    continue
-                else:
-                    j = np.uintp(idx[k - off])
                 # w_j times the credits since it last changed: one multiply
                 # and one add while weight and sum have exponent 0 and the sum
                 # stays below HI, else _vote_add.  No test for "nothing
@@ -508,20 +518,10 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                     elif c > 0.0:
                         _vote_add(acc, acce, (j, col), w, e[j, col], c)
                 flat_acc[row + n_models] = credits_f
-        # fast pass, one test per feature: if the new u_j (and v_j) are plain
-        # floats inside [LO, HI) they are stored; otherwise (a nonzero
-        # exponent, a product leaving the range, a zero weight) the feature is
-        # queued for the general pass below.  Each weight is updated once, so
-        # the order does not matter.
-        changed = False
-        nq = 0
-        for k in range(lo, hi):
-            x = data[k]
-            if x == 0.0:
-                continue
-            j = np.uintp(idx[k - off])
+                if k == hi:
+                    break
             if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
-                xs = x / snorm
+                xs = data[k] / snorm
                 fa = fu * (1.0 + xs)
                 fb = fv * (1.0 - xs)
             else:
