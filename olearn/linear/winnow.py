@@ -508,15 +508,30 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                 # which leaves a sum >= 0 as it is, bit for bit
                 row = n_acc * j
                 c = credits_f - flat_acc[row + n_models]
-                for col in range(n_models):
-                    i = row + col
-                    w = flat[n_models * j + col]
-                    a = flat_acc[i]
-                    total = a + w * c
-                    if min(w, a) >= 0.0 and total < HI:
-                        flat_acc[i] = total
-                    elif c > 0.0:
-                        _vote_add(acc, acce, (j, col), w, e[j, col], c)
+                wu = flat[n_models * j]
+                au = flat_acc[row]
+                tu = au + wu * c
+                if balanced:  # both sums in one test while both are plain
+                    wv = flat[n_models * j + cv]
+                    av = flat_acc[row + cv]
+                    tv = av + wv * c
+                    plain = min(min(wu, au), min(wv, av)) >= 0.0 and max(tu, tv) < HI
+                else:
+                    plain = min(wu, au) >= 0.0 and tu < HI
+                if plain:
+                    flat_acc[row] = tu
+                    if balanced:
+                        flat_acc[row + cv] = tv
+                else:
+                    for col in range(n_models):
+                        i = row + col
+                        w = flat[n_models * j + col]
+                        a = flat_acc[i]
+                        total = a + w * c
+                        if min(w, a) >= 0.0 and total < HI:
+                            flat_acc[i] = total
+                        elif c > 0.0:
+                            _vote_add(acc, acce, (j, col), w, e[j, col], c)
                 flat_acc[row + n_models] = credits_f
                 if k == hi:
                     break
