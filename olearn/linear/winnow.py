@@ -82,6 +82,10 @@ BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
 MAX_ALPHA = 2.0 ** 1023
 MIN_BETA = 2.0 ** -969
 
+#: ``m 2**(CHUNK k)`` with ``m < HI`` is below 2**-1075 for ``k <= ZERO_BELOW``:
+#: it rounds to 0 (half the smallest subnormal, 2**-1075, rounds to even: 0)
+ZERO_BELOW = math.floor(-1075 / CHUNK) - 1
+
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
@@ -145,6 +149,17 @@ def _winnow_span(X, indptr, t):
         lo = np.uintp(t * X.shape[1])
         return lo, lo + np.uintp(X.shape[1]), lo
     return impl
+
+
+@njit(inline="always")
+def _chunks(x, k):
+    """``x * 2**(CHUNK k)`` for ``0 <= x < HI``, as ``math.ldexp`` gives it,
+    without the library call where the result is 0 (``k <= ZERO_BELOW``):
+    the always-on weights soon have such exponents, and a call on every row
+    costs more than the rest of the row's bookkeeping."""
+    if k <= ZERO_BELOW:
+        return 0.0
+    return math.ldexp(x, CHUNK * k)
 
 
 @njit(cache=True)
@@ -215,26 +230,26 @@ def winnow_score(data, idx, off, lo, hi, m, e, seen, test, theta):
         xsum += x
         w = m[j, 0]
         if w < 0.0:  # nonzero exponent (rare)
-            w = math.ldexp(-w, CHUNK * e[j, 0])
+            w = _chunks(-w, e[j, 0])
             if e[j, 0] > 0:
                 high = True
         if balanced:
             wv = m[j, 1]
             if wv < 0.0:
-                wv = math.ldexp(-wv, CHUNK * e[j, 1])
+                wv = _chunks(-wv, e[j, 1])
                 if e[j, 1] > 0:
                     high = True
             w -= wv
         dot += x * w
     wb = m[b, 0]
     if wb < 0.0:
-        wb = math.ldexp(-wb, CHUNK * e[b, 0])
+        wb = _chunks(-wb, e[b, 0])
         if e[b, 0] > 0:
             high = True
     if balanced:
         wv = m[b, 1]
         if wv < 0.0:
-            wv = math.ldexp(-wv, CHUNK * e[b, 1])
+            wv = _chunks(-wv, e[b, 1])
             if e[b, 1] > 0:
                 high = True
         wb -= wv
@@ -433,13 +448,13 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         if wb < 0.0:
             if e[b, cu] > 0:
                 scaled = True
-            wb = math.ldexp(-wb, CHUNK * e[b, cu])
+            wb = _chunks(-wb, e[b, cu])
         if balanced:
             wv = m[b, cv]
             if wv < 0.0:
                 if e[b, cv] > 0:
                     scaled = True
-                wv = math.ldexp(-wv, CHUNK * e[b, cv])
+                wv = _chunks(-wv, e[b, cv])
             wb -= wv
         K = 0
         if scaled:
@@ -641,7 +656,7 @@ def winnow_decision(X, n_rows, columns, m, e, seen, theta, out):
     for t in range(n_rows):
         lo, hi, off = winnow_span(X, indptr, t)
         s, K, _ = winnow_score(data, idx, off, lo, hi, m, e, seen, True, theta)
-        out[t] = math.ldexp(s, CHUNK * K)
+        out[t] = s if K == 0 else math.ldexp(s, CHUNK * K)
 
 
 def _from_log(logw):
