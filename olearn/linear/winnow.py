@@ -380,14 +380,15 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
        go through the general per-weight update (``_multiply`` when a
        mantissa leaves ``[LO, HI)``).
 
-    Voting (``acc`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
-    lazily per coordinate, in ``acc``, ``acce`` laid out as ``m``, ``e``;
-    ``acc`` has one more column, the credits when each feature's vote was
-    last added (``last_j``, an integer-valued float: exact below 2**53), so
-    a feature's sums and ``last_j`` share a cache line.  A
-    weight changes only on rounds where its feature is present, so before an
-    update the row's weights (and the always-on one) add their pending vote:
-    their value times the credits given since they last changed
+    Voting (``voting``; ``acc`` not empty): the vote ``A_j = sum_i c_i
+    w_i[j]`` is kept lazily per coordinate, in ``acc``, ``acce`` laid out as
+    ``m``, ``e``; ``acc`` has one more column, the credits when each
+    feature's vote was last added (``last_j``, an integer-valued float:
+    exact below 2**53), so a feature's sums and ``last_j`` share a cache
+    line.  A weight changes only on rounds where its feature is present, so
+    in the update pass, just before the row's weights change (and at its
+    end for the always-on ones, updated after it), each adds its pending
+    vote: its value times the credits given since it last changed
     (``credits - last_j``); :func:`vote_average` adds what is pending at
     prediction time.
 
