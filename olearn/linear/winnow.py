@@ -120,6 +120,18 @@ def prefetch(typingctx, array, i):
     return sig, codegen
 
 
+def is_csr(X):
+    """Whether ``X`` is the CSR triple (a constant of each compiled loop:
+    call it once, not per entry -- an inlined function taking ``X`` binds
+    its arrays, which costs reference-count updates)."""
+
+
+@overload(is_csr, inline="always")
+def _is_csr(X):
+    csr = isinstance(X, types.BaseTuple)
+    return lambda X: csr
+
+
 # -- row access, dense or CSR: row t is data[lo:hi] at columns idx[lo - off:hi - off]
 def winnow_parts(X, columns):
     """``(data, idx, indptr)``, taken apart once per pass (not per row: each
@@ -411,6 +423,7 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
     n_acc = n_models + np.uintp(1)  # the vote sums, then last_j
     n_updates = 0
     data, idx, indptr = winnow_parts(X, columns)
+    csr = is_csr(X)  # a constant in each compiled loop
     n_idx = np.uintp(idx.shape[0])
     for t in range(y.shape[0]):
         lo, hi, off = winnow_span(X, indptr, t)
@@ -420,11 +433,15 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         dot = 0.0
         low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
         for k in range(lo, hi):
-            ahead = k + np.uintp(PREFETCH) - off  # a later nonzero (this row
-            if ahead < n_idx:                     # or the next ones)
+            # CSR: a later nonzero's weights (this row's or the next ones');
+            # dense rows are read in order
+            ahead = k + np.uintp(PREFETCH)
+            if csr and ahead < n_idx:
                 prefetch(flat, n_models * np.uintp(idx[ahead]))
             x = data[k]
-            if x <= 0.0:  # not a feature of the row, or refused
+            # a zero, or a refused negative value; the common case of the
+            # input tested first (CSR: nonzeros, dense rows: mostly zeros)
+            if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
                 if x < 0.0:  # winnow_pass raises (the pass is undone)
                     negative[0] = t
                     negative[1] = k
@@ -514,8 +531,8 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                     continue
                 j = np.uintp(idx[k - off])
             if voting:
-                ahead = k + np.uintp(PREFETCH) - off  # (the sums, at random)
-                if ahead < n_idx:
+                ahead = k + np.uintp(PREFETCH)  # (the sums, at random)
+                if csr and ahead < n_idx:
                     prefetch(flat_acc, n_acc * np.uintp(idx[ahead]))
                 # w_j times the credits since it last changed: one multiply
                 # and one add while weight and sum have exponent 0 and the sum
