@@ -4,7 +4,9 @@ The three Winnow learners of Carvalho and Cohen (2006) -- Positive Winnow,
 Balanced Winnow and the Modified Balanced Winnow -- and the voted MBW, on the
 200,000 x 50,000 text-like CSR stream of ``benchmarks/throughput.py`` (75
 nonzeros per row; its values are positive, as Winnow requires).  For each
-learner, interleaved, the best of ``--repeats`` runs of
+learner, the best of ``--repeats`` runs, interleaved (each repeat runs every
+learner in turn, the Perceptron reference row too, so a burst of load from
+other jobs slows them alike), of
 
 * ``fit`` end to end (validation, the compiled pass, which also checks x >= 0);
 * the compiled pass alone (``loop``), on input validated beforehand;
@@ -13,7 +15,7 @@ learner, interleaved, the best of ``--repeats`` runs of
   validated input, for a before/after ratio measured under the same load.
 
 The one-minute load average (``os.getloadavg``, what ``uptime`` prints) is
-recorded before and after each learner's runs: the machine is shared, and
+recorded before and after the interleaved runs: the machine is shared, and
 best-of-N times move with it.  Interleaved with the BW and MBW runs, a
 measurement splits the balanced learners' per-nonzero cost: the compiled loop
 of the MBW kernel with ``M = -inf`` (the update condition ``y * score <= M``
@@ -127,30 +129,38 @@ def pass_seconds(module, factory, X, y, margin=None):
     return time.perf_counter() - start
 
 
-def measure(name, factory, X, y, repeats, baseline):
-    factory().fit(X[:50], y[:50])                        # compile / load the cache
-    winnow = name in WINNOWS
-    if winnow and baseline is not None:
-        pass_seconds(baseline, factory, X[:50], y[:50])  # compile the baseline
-    balanced = name in ("BalancedWinnow", "ModifiedBalancedWinnow")
+def measure(X, y, repeats, baseline):
+    """Every learner's timings, interleaved: each repeat runs every learner in
+    turn, so a burst of load from other jobs slows all of them alike and the
+    ratios to the Perceptron row stay comparable; best of ``repeats`` each."""
+    for name, factory in LEARNERS.items():
+        factory().fit(X[:50], y[:50])                        # compile / load the cache
+        if name in WINNOWS and baseline is not None:
+            pass_seconds(baseline, factory, X[:50], y[:50])  # compile the baseline
     load_before = load_average()
-    fits, loops, olds, scores = [], [], [], []
+    samples = {name: dict(fit=[], loop=[], baseline_loop=[], score_pass=[])
+               for name in LEARNERS}
+    last = {}
     for _ in range(repeats):
-        est = factory()
-        start = time.perf_counter()
-        est.fit(X, y)
-        fits.append(time.perf_counter() - start)
-        loop = throughput.loop_seconds(factory(), X, y)
-        if loop is not None:
-            loops.append(loop)
-        if winnow and baseline is not None:
-            olds.append(pass_seconds(baseline, factory, X, y))
-        if balanced:  # the score pass alone, interleaved (same load)
-            scores.append(score_pass_seconds(X, y))
-    return dict(fit=min(fits), loop=min(loops) if loops else None,
-                baseline_loop=min(olds) if olds else None,
-                score_pass=min(scores) if scores else None, est=est,
-                load=(load_before, load_average()))
+        for name, factory in LEARNERS.items():
+            got = samples[name]
+            est = factory()
+            start = time.perf_counter()
+            est.fit(X, y)
+            got["fit"].append(time.perf_counter() - start)
+            last[name] = est
+            loop = throughput.loop_seconds(factory(), X, y)
+            if loop is not None:
+                got["loop"].append(loop)
+            if name in WINNOWS and baseline is not None:
+                got["baseline_loop"].append(pass_seconds(baseline, factory, X, y))
+            if name in ("BalancedWinnow", "ModifiedBalancedWinnow"):
+                got["score_pass"].append(score_pass_seconds(X, y))  # the same load
+    load = (load_before, load_average())
+    return {name: dict({key: min(values) if values else None
+                        for key, values in samples[name].items()},
+                       est=last[name], load=load)
+            for name in LEARNERS}
 
 
 def score_pass_seconds(X, y):
@@ -167,8 +177,9 @@ def session(X, y, args, baseline):
     """One measurement of every learner: the table's rows and the score pass."""
     n, nnz = X.shape[0], X.nnz
     rows = []
-    for name, factory in LEARNERS.items():
-        m = measure(name, factory, X, y, args.repeats, baseline)
+    measured = measure(X, y, args.repeats, baseline)
+    for name in LEARNERS:
+        m = measured[name]
         est = m["est"]
         rows.append(dict(
             learner=name, n=n, d=X.shape[1], nnz=nnz, fit_seconds=m["fit"],
@@ -236,7 +247,8 @@ def markdown(sessions, args):
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared "
         f"with other jobs, Python {platform.python_version()}, olearn "
         f"{olearn.__version__}. Target: {TARGET:,} examples/s for `fit` end to end. "
-        f"Load: the one-minute load average before / after each learner's runs.", "",
+        f"Load: the one-minute load average before / after the interleaved runs "
+        f"(every learner in turn in each repeat).", "",
         "No scikit-learn or River peer exists (neither library implements Winnow, "
         "Balanced Winnow or MBW), so there is no ratio column.", "",
     ]
