@@ -4,16 +4,18 @@ The three Winnow learners of Carvalho and Cohen (2006) -- Positive Winnow,
 Balanced Winnow and the Modified Balanced Winnow -- and the voted MBW, on the
 200,000 x 50,000 text-like CSR stream of ``benchmarks/throughput.py`` (75
 nonzeros per row; its values are positive, as Winnow requires).  For each
-learner, interleaved, the best of ``--repeats`` runs of
+learner, the best of ``--repeats`` runs, interleaved (each repeat runs every
+learner in turn, the Perceptron reference row too, so a burst of load from
+other jobs slows them alike), of
 
-* ``fit`` end to end (validation, the non-negativity check, the compiled pass);
+* ``fit`` end to end (validation, the compiled pass, which also checks x >= 0);
 * the compiled pass alone (``loop``), on input validated beforehand;
 * with ``--baseline REV``: the compiled pass of ``olearn/linear/winnow.py`` as
   it was at git revision ``REV`` (loaded from ``git show``), on the same
   validated input, for a before/after ratio measured under the same load.
 
 The one-minute load average (``os.getloadavg``, what ``uptime`` prints) is
-recorded before and after each learner's runs: the machine is shared, and
+recorded before and after the interleaved runs: the machine is shared, and
 best-of-N times move with it.  Interleaved with the BW and MBW runs, a
 measurement splits the balanced learners' per-nonzero cost: the compiled loop
 of the MBW kernel with ``M = -inf`` (the update condition ``y * score <= M``
@@ -28,6 +30,7 @@ Winnow or MBW, so there is no ratio column.
 """
 import argparse
 import importlib.util
+import inspect
 import json
 import os
 import platform
@@ -104,39 +107,60 @@ def pass_seconds(module, factory, X, y, margin=None):
     mistakes, margins = np.zeros(y_pm.shape[0], bool), np.zeros(y_pm.shape[0])
     if margin is None:
         margin = float(getattr(est, "margin", 0.0))
-    args = (rows, y_pm, est._kind, est._columns, est._u, est._ue, est._v,
-            est._ve, est._seen, est._istate, float(est.alpha), float(est.beta),
-            float(est.theta), margin, est._au, est._aue, est._av, est._ave, est._last,
-            est._vote_correct, mistakes, margins)
+    params = (float(est.alpha), float(est.beta), float(est.theta), margin)
+    if "m" in inspect.signature(module.winnow_pass).parameters:
+        # the model as one 2-D array, u and v side by side; the vote sums and
+        # when each was last added likewise
+        args = (rows, y_pm, est._kind, est._columns, est._m, est._e, est._seen,
+                est._istate, *params, est._acc, est._acce, est._vote_correct,
+                mistakes, margins)
+    else:  # a revision with u, v, their vote sums and last in arrays of their own
+        def column(a, c):
+            return np.ascontiguousarray(a[:, c]) if c < n else a[:0, 0]
+        n = est._m.shape[1]
+        model = [column(a, c) for c in (0, 1) for a in (est._m, est._e)]
+        votes = [column(a, c) for c in (0, 1) for a in (est._acc, est._acce)]
+        last = est._acc[:, n].astype(np.int64)
+        args = (rows, y_pm, est._kind, est._columns, *model, est._seen,
+                est._istate, *params, *votes, last, est._vote_correct,
+                mistakes, margins)
     start = time.perf_counter()
     module.winnow_pass(*args)
     return time.perf_counter() - start
 
 
-def measure(name, factory, X, y, repeats, baseline):
-    factory().fit(X[:50], y[:50])                        # compile / load the cache
-    winnow = name in WINNOWS
-    if winnow and baseline is not None:
-        pass_seconds(baseline, factory, X[:50], y[:50])  # compile the baseline
-    balanced = name in ("BalancedWinnow", "ModifiedBalancedWinnow")
+def measure(X, y, repeats, baseline):
+    """Every learner's timings, interleaved: each repeat runs every learner in
+    turn, so a burst of load from other jobs slows all of them alike and the
+    ratios to the Perceptron row stay comparable; best of ``repeats`` each."""
+    for name, factory in LEARNERS.items():
+        factory().fit(X[:50], y[:50])                        # compile / load the cache
+        if name in WINNOWS and baseline is not None:
+            pass_seconds(baseline, factory, X[:50], y[:50])  # compile the baseline
     load_before = load_average()
-    fits, loops, olds, scores = [], [], [], []
+    samples = {name: dict(fit=[], loop=[], baseline_loop=[], score_pass=[])
+               for name in LEARNERS}
+    last = {}
     for _ in range(repeats):
-        est = factory()
-        start = time.perf_counter()
-        est.fit(X, y)
-        fits.append(time.perf_counter() - start)
-        loop = throughput.loop_seconds(factory(), X, y)
-        if loop is not None:
-            loops.append(loop)
-        if winnow and baseline is not None:
-            olds.append(pass_seconds(baseline, factory, X, y))
-        if balanced:  # the score pass alone, interleaved (same load)
-            scores.append(score_pass_seconds(X, y))
-    return dict(fit=min(fits), loop=min(loops) if loops else None,
-                baseline_loop=min(olds) if olds else None,
-                score_pass=min(scores) if scores else None, est=est,
-                load=(load_before, load_average()))
+        for name, factory in LEARNERS.items():
+            got = samples[name]
+            est = factory()
+            start = time.perf_counter()
+            est.fit(X, y)
+            got["fit"].append(time.perf_counter() - start)
+            last[name] = est
+            loop = throughput.loop_seconds(factory(), X, y)
+            if loop is not None:
+                got["loop"].append(loop)
+            if name in WINNOWS and baseline is not None:
+                got["baseline_loop"].append(pass_seconds(baseline, factory, X, y))
+            if name in ("BalancedWinnow", "ModifiedBalancedWinnow"):
+                got["score_pass"].append(score_pass_seconds(X, y))  # the same load
+    load = (load_before, load_average())
+    return {name: dict({key: min(values) if values else None
+                        for key, values in samples[name].items()},
+                       est=last[name], load=load)
+            for name in LEARNERS}
 
 
 def score_pass_seconds(X, y):
@@ -153,8 +177,9 @@ def session(X, y, args, baseline):
     """One measurement of every learner: the table's rows and the score pass."""
     n, nnz = X.shape[0], X.nnz
     rows = []
-    for name, factory in LEARNERS.items():
-        m = measure(name, factory, X, y, args.repeats, baseline)
+    measured = measure(X, y, args.repeats, baseline)
+    for name in LEARNERS:
+        m = measured[name]
         est = m["est"]
         rows.append(dict(
             learner=name, n=n, d=X.shape[1], nnz=nnz, fit_seconds=m["fit"],
@@ -222,7 +247,8 @@ def markdown(sessions, args):
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared "
         f"with other jobs, Python {platform.python_version()}, olearn "
         f"{olearn.__version__}. Target: {TARGET:,} examples/s for `fit` end to end. "
-        f"Load: the one-minute load average before / after each learner's runs.", "",
+        f"Load: the one-minute load average before / after the interleaved runs "
+        f"(every learner in turn in each repeat).", "",
         "No scikit-learn or River peer exists (neither library implements Winnow, "
         "Balanced Winnow or MBW), so there is no ratio column.", "",
     ]
@@ -303,8 +329,8 @@ def markdown(sessions, args):
                     f"({1e3 * r['fit_seconds']:.1f} ms against "
                     f"{1e3 * n / TARGET:.1f} ms).")
     lines.append(
-        f"- `fit` minus the loop (validation, the non-negativity check, state "
-        f"set-up): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
+        f"- `fit` minus the loop (validation, state set-up; x >= 0 is checked by "
+        f"the loop, which reads every value anyway): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
         f"the 2M target leaves {1e3 * n / TARGET:.1f} ms per fit in all.")
     s = score["loop_seconds"]
     parts = []
@@ -323,9 +349,10 @@ def markdown(sessions, args):
     lines.append(
         f"- Per-nonzero cost of the balanced learners. Every round scores its row: "
         f"{score['loop_ns_per_nonzero']:.2f} ns per nonzero ({1e3 * s:.1f} ms for the "
-        f"stream): load the column index and value, load u_j and v_j (random access "
-        f"into two {8 * (rows[0]['d'] + 1) / 1e3:.0f} kB arrays), mark the feature "
-        f"seen (one byte store), test both mantissas' sign (a nonzero exponent), and "
+        f"stream): load the column index and value, load u_j and v_j (side by side: one "
+        f"random access into a {16 * (rows[0]['d'] + 1) / 1e3:.0f} kB array), mark the "
+        f"feature seen (one byte store), a running minimum of the mantissas (a "
+        f"negative one flags a nonzero exponent), and "
         f"the sequential sums of x_j and x_j (u_j - v_j) -- kept in the reference's "
         f"order, without `fastmath`, so the results stay bit-identical. "
         + "; ".join(parts) + " (a multiply per weight, one range test per feature, MBW "
@@ -346,8 +373,22 @@ def markdown(sessions, args):
         + ".")
     lines.append(
         "- What made the loops faster (`olearn/linear/winnow.py`, `_train`): one "
-        "compiled loop per learner; no helper with array arguments on the per-row or "
-        "per-weight path (each such call costs reference-count updates; with the "
+        "compiled loop per learner, plain or voted (both constants in it); "
+        "prefetching the model's cache line (and the voted learner's vote sums') "
+        "16 nonzeros ahead (`llvm.prefetch`: the model is read at random and the "
+        "stream evicts it from L2; 4-8 ms a loop); no `math.ldexp` call on every "
+        "row for the always-on weights once their exponent is so low that the "
+        "scaled weight rounds to 0 (the call, and the registers saved around it, "
+        "cost 9-12% of a loop); unsigned indices (`np.uintp` position and "
+        "column: no negative-index test, 1.4-1.5x on every loop); the CSR triple "
+        "taken apart once per pass, not per row (four reference-count calls a row); "
+        "u_j and v_j side by side in one 2-D array indexed flat with a constant "
+        "stride (one cache line per feature; the vote sums and the credits when "
+        "each was last added likewise); x >= 0 checked by the score pass instead "
+        "of a separate scan of the values (3.5 ms a fit); "
+        "no helper with array arguments on the per-row or "
+        "per-weight path (each such call, or an inlined helper binding arrays, costs "
+        "reference-count updates; with the "
         "per-weight update in a helper the loop was several times slower); the score "
         "from the plain mantissas, the exponent-aware `winnow_score` only for a row "
         "with a feature weight outside the plain range (the always-on weight, whose "
@@ -362,14 +403,19 @@ def markdown(sessions, args):
         "feature but changes the last bit of some x~_j and with it the weights and "
         "margins (on this stream the mistakes happened to stay the same; the digests "
         "of `tests/test_winnow_speed_exact.py` fail), so it is not bit-identical and "
-        "was not adopted; MBW's row factors in a separate "
-        "vectorisable pass, u and v interleaved in one array, and a branch-free "
-        "minimum in place of the per-feature sign test were no faster.")
+        "was not adopted (nor is it faster: with the division replaced the MBW loop "
+        "took as long, so the division is not its bottleneck); MBW's row factors "
+        "in a separate vectorised pass (AVX-512 divisions) made the loop slower "
+        "(66 -> 78 ms), as did the voted learner's pending-vote flush as an "
+        "inlined helper (reference-count calls per feature: 4x slower), so the "
+        "row's pending votes are added in one loop of their own before its update.")
     lines.append(
-        "- The voted MBW updates in the same loop: just before a weight changes, its "
-        "value times the credits since it last changed is added to the coordinate's "
+        "- The voted MBW updates in the same pass: just before a weight changes, it "
+        "adds its value times the credits since it last changed to its "
         "vote sum (mantissa and exponent, like the weights; one multiply and one add "
-        "per changed weight, no log or exp).")
+        "per changed weight, no log or exp, no branch on whether anything is "
+        "pending: zero credits add +0.0); u's and v's sums pass one combined test "
+        "while both are plain (per-column tests: the voted loop was 1.26x slower).")
     lines.append(
         "- Results are bit-identical to the reference per-round loops "
         "(`tests/test_winnow_speed_exact.py` pins digests of the record, the exact "

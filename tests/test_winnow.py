@@ -159,6 +159,33 @@ def test_negative_value_names_the_column():
             est.predict(frame)
 
 
+def test_negative_value_found_by_the_pass_leaves_the_model():
+    """x >= 0 is checked by the training pass itself: a negative value late in
+    a partial_fit call raises, naming the row of that call, and leaves the
+    model and the record as before the call; with shuffle=True the row named
+    is the caller's (not the permuted one); the voted learner too."""
+    X, y = text_like(n=200)
+    Xn = X.copy()
+    Xn[150, 3] = -0.5
+    for cls in LEARNERS:
+        for fmt in (np.asarray, sp.csr_matrix):
+            est = cls().partial_fit(fmt(X[:100]), y[:100])
+            before = [a.copy() for a in (est._u, est._ue, est._v, est._ve, est._seen)]
+            margins = est.margins_.copy()
+            with pytest.raises(ValueError, match=r"column 3 has the value -0\.5 at row 50\b"):
+                est.partial_fit(fmt(Xn[100:]), y[100:])
+            for a, b in zip((est._u, est._ue, est._v, est._ve, est._seen), before):
+                assert_array_equal(a, b)
+            assert est.n_rounds_ == 100
+            assert_array_equal(est.margins_, margins)
+            est.partial_fit(fmt(X[100:]), y[100:])     # goes on from there
+            assert_array_equal(est.margins_, cls().fit(fmt(X), y).margins_)
+            with pytest.raises(ValueError, match=r"at row 150\b"):
+                cls(shuffle=True, random_state=0, n_epochs=2).fit(fmt(Xn), y)
+            with pytest.raises(ValueError, match=r"at row 150\b"):
+                olearn.Averaged(cls(), weights="correct").fit(fmt(Xn), y)
+
+
 def test_parameters_checked_and_frozen():
     X, y = text_like(n=50)
     for bad in (dict(alpha=1.0), dict(beta=1.0), dict(beta=0.0), dict(theta=0.0),

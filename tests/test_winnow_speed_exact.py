@@ -221,3 +221,18 @@ def test_vote_sums_equal_the_log_domain_vote(short, weights):
     assert_allclose(_to_log(u, ue), log_u, rtol=1e-12, atol=1e-9)
     if log_v is not None:
         assert_allclose(_to_log(v, ve), log_v, rtol=1e-12, atol=1e-9)
+
+
+def test_chunks_is_ldexp_at_the_underflow_edge():
+    """The score skips ``math.ldexp`` where a weight scaled by 2**(CHUNK k)
+    rounds to 0 (``k <= ZERO_BELOW``); at that edge and above it, with
+    mantissas across their range, the result is ldexp's bit for bit."""
+    import math
+    from olearn.linear.winnow import CHUNK, HI, LO, ZERO_BELOW, _chunks
+    mantissas = [LO, 1.0, 3.0, 2.0 ** 200 * 1.7, math.nextafter(HI, 0.0)]
+    for k in range(ZERO_BELOW - 3, 3):
+        for x in mantissas:
+            got, want = _chunks(x, k), math.ldexp(x, CHUNK * k)
+            assert np.float64(got).view(np.uint64) == np.float64(want).view(np.uint64), (x, k)
+    # the edge is tight: one chunk above it, the largest mantissa is not 0
+    assert math.ldexp(math.nextafter(HI, 0.0), CHUNK * (ZERO_BELOW + 1)) > 0.0

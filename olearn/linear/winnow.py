@@ -56,8 +56,10 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from llvmlite import ir
 from numba import njit, types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
                     compiled_rows)
@@ -80,27 +82,96 @@ BITS_SPAN = np.uint64(np.float64(HI).view(np.uint64) - BITS_LO)
 MAX_ALPHA = 2.0 ** 1023
 MIN_BETA = 2.0 ** -969
 
+#: ``m 2**(CHUNK k)`` with ``m < HI`` is below 2**-1075 for ``k <= ZERO_BELOW``:
+#: it rounds to 0 (half the smallest subnormal, 2**-1075, rounds to even: 0)
+ZERO_BELOW = math.floor(-1075 / CHUNK) - 1
+
 PW, BW, MBW = 0, 1, 2
 #: ``istate`` slots: vote credits so far; weights zeroed by an update.
 CREDITS, N_ZEROED = 0, 1
 
 
-# -- row access: (data, column indices, lo, hi) of row t, dense or CSR ----------------
-def winnow_row(X, t, columns):
-    """``(data, idx, lo, hi)``: the entries ``data[lo:hi]`` at columns ``idx[lo:hi]``."""
+#: how many nonzeros ahead the score pass asks for the model's cache line
+PREFETCH = 16
 
 
-@overload(winnow_row, inline="always")
-def _winnow_row(X, t, columns):
+@intrinsic
+def prefetch(typingctx, array, i):
+    """Ask the CPU to bring ``array[i]`` into cache (``llvm.prefetch``; never
+    faults, changes no value).  The model's lines are read at random, and
+    the stream passing through the cache evicts them: fetched ahead, the
+    score pass waits less for them."""
+    sig = types.void(array, i)
+
+    def codegen(context, builder, sig, args):
+        ty = sig.args[0]
+        data = context.make_array(ty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ty, data, [args[1]],
+                                       wraparound=False, boundscheck=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        # read, high temporal locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0),
+                          ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+def is_csr(X):
+    """Whether ``X`` is the CSR triple (a constant of each compiled loop:
+    call it once, not per entry -- an inlined function taking ``X`` binds
+    its arrays, which costs reference-count updates)."""
+
+
+@overload(is_csr, inline="always")
+def _is_csr(X):
+    csr = isinstance(X, types.BaseTuple)
+    return lambda X: csr
+
+
+# -- row access, dense or CSR: row t is data[lo:hi] at columns idx[lo - off:hi - off]
+def winnow_parts(X, columns):
+    """``(data, idx, indptr)``, taken apart once per pass (not per row: each
+    binding of an array costs reference-count updates)."""
+
+
+@overload(winnow_parts, inline="always")
+def _winnow_parts(X, columns):
     if isinstance(X, types.BaseTuple):
-        def impl(X, t, columns):
-            data, indices, indptr = X
-            return data, indices, indptr[t], indptr[t + 1]
+        return lambda X, columns: X
+    return lambda X, columns: (X.ravel(), columns, columns)
+
+
+def winnow_span(X, indptr, t):
+    """``(lo, hi, off)`` of row ``t``: its entries ``data[lo:hi]`` are at the
+    columns ``idx[lo - off:hi - off]`` (unsigned: no negative-index test)."""
+
+
+@overload(winnow_span, inline="always")
+def _winnow_span(X, indptr, t):
+    if isinstance(X, types.BaseTuple):
+        def impl(X, indptr, t):
+            return np.uintp(indptr[t]), np.uintp(indptr[t + 1]), np.uintp(0)
         return impl
 
-    def impl(X, t, columns):
-        return X[t], columns, 0, X.shape[1]
+    def impl(X, indptr, t):
+        lo = np.uintp(t * X.shape[1])
+        return lo, lo + np.uintp(X.shape[1]), lo
     return impl
+
+
+@njit(inline="always")
+def _chunks(x, k):
+    """``x * 2**(CHUNK k)`` for ``0 <= x < HI``, as ``math.ldexp`` gives it,
+    without the library call where the result is 0 (``k <= ZERO_BELOW``):
+    the always-on weights soon have such exponents, and a call on every row
+    costs more than the rest of the row's bookkeeping."""
+    if k <= ZERO_BELOW:
+        return 0.0
+    return math.ldexp(x, CHUNK * k)
 
 
 @njit(cache=True)
@@ -109,7 +180,9 @@ def _multiply(m, e, j, f):
 
     The slow path of the update: taken only when the fast product leaves
     ``[LO, HI)`` or the weight already has a nonzero exponent.  Stores ``m_j``
-    negative iff ``e_j != 0`` (so the fast paths read one array).
+    negative iff ``e_j != 0`` (so the fast paths read one array).  ``j`` is
+    any index of ``m`` and ``e`` (``(feature, model)`` for the learners' 2-D
+    state).
     """
     x = abs(m[j])
     if x == 0.0:
@@ -141,9 +214,12 @@ def _multiply(m, e, j, f):
 
 
 @njit(cache=True)
-def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
+def winnow_score(data, idx, off, lo, hi, m, e, seen, test, theta):
     """Score of one row: ``(s, K, xsum)`` with ``score = s * 2**(CHUNK * K)``.
 
+    The row is ``data[lo:hi]`` at the columns ``idx[lo - off:hi - off]``;
+    the model is ``m[:, 0]``, ``e[:, 0]`` (``u``) and, balanced, ``m[:, 1]``,
+    ``e[:, 1]`` (``v``).
     ``xsum`` is the sum of the kept feature values (every nonzero in training;
     at test time, ``test=True``, only features with ``seen[j]``); the augmented,
     normalised row is ``x~ = [x, 1] / (1 + xsum)``.  One pass with ``K = 0``
@@ -151,8 +227,8 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
     are below double precision next to ``theta``); a second pass scaled by the
     largest exponent only if a weight in the row exceeds ``2**CHUNK``.
     """
-    balanced = v.shape[0] > 0
-    b = u.shape[0] - 1
+    balanced = m.shape[1] == 2
+    b = np.uintp(m.shape[0] - 1)
     xsum = 0.0
     dot = 0.0
     high = False
@@ -160,33 +236,33 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
         xsum += x
-        w = u[j]
+        w = m[j, 0]
         if w < 0.0:  # nonzero exponent (rare)
-            w = math.ldexp(-w, CHUNK * ue[j])
-            if ue[j] > 0:
+            w = _chunks(-w, e[j, 0])
+            if e[j, 0] > 0:
                 high = True
         if balanced:
-            wv = v[j]
+            wv = m[j, 1]
             if wv < 0.0:
-                wv = math.ldexp(-wv, CHUNK * ve[j])
-                if ve[j] > 0:
+                wv = _chunks(-wv, e[j, 1])
+                if e[j, 1] > 0:
                     high = True
             w -= wv
         dot += x * w
-    wb = u[b]
+    wb = m[b, 0]
     if wb < 0.0:
-        wb = math.ldexp(-wb, CHUNK * ue[b])
-        if ue[b] > 0:
+        wb = _chunks(-wb, e[b, 0])
+        if e[b, 0] > 0:
             high = True
     if balanced:
-        wv = v[b]
+        wv = m[b, 1]
         if wv < 0.0:
-            wv = math.ldexp(-wv, CHUNK * ve[b])
-            if ve[b] > 0:
+            wv = _chunks(-wv, e[b, 1])
+            if e[b, 1] > 0:
                 high = True
         wb -= wv
     if not high:
@@ -197,32 +273,30 @@ def winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, test, theta):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
-        if u[j] != 0.0 and ue[j] > K:
-            K = ue[j]
-        if balanced and v[j] != 0.0 and ve[j] > K:
-            K = ve[j]
-    if u[b] != 0.0 and ue[b] > K:
-        K = ue[b]
-    if balanced and v[b] != 0.0 and ve[b] > K:
-        K = ve[b]
+        for c in range(m.shape[1]):
+            if m[j, c] != 0.0 and e[j, c] > K:
+                K = e[j, c]
+    for c in range(m.shape[1]):
+        if m[b, c] != 0.0 and e[b, c] > K:
+            K = e[b, c]
     dot = 0.0
     for k in range(lo, hi):
         x = data[k]
         if x == 0.0:
             continue
-        j = idx[k]
+        j = np.uintp(idx[k - off])
         if test and not seen[j]:
             continue
-        w = math.ldexp(abs(u[j]), CHUNK * (ue[j] - K))
+        w = math.ldexp(abs(m[j, 0]), CHUNK * (e[j, 0] - K))
         if balanced:
-            w -= math.ldexp(abs(v[j]), CHUNK * (ve[j] - K))
+            w -= math.ldexp(abs(m[j, 1]), CHUNK * (e[j, 1] - K))
         dot += x * w
-    wb = math.ldexp(abs(u[b]), CHUNK * (ue[b] - K))
+    wb = math.ldexp(abs(m[b, 0]), CHUNK * (e[b, 0] - K))
     if balanced:
-        wb -= math.ldexp(abs(v[b]), CHUNK * (ve[b] - K))
+        wb -= math.ldexp(abs(m[b, 1]), CHUNK * (e[b, 1] - K))
     return (dot + wb) / (xsum + 1.0) - math.ldexp(theta, -CHUNK * K), K, xsum
 
 
@@ -242,11 +316,12 @@ def _normalise(x, k):
 def _vote_add(acc, acce, j, m, e, c):
     """``A_j += c |m| 2**(CHUNK e)`` for ``A_j = |acc_j| 2**(CHUNK acce_j)``.
 
-    The slow path of the vote: the fast path in :func:`_train` adds in place
-    while the weight and the sum both have exponent 0 and the sum stays below
-    ``HI``.  Terms are aligned on the larger exponent (the smaller one loses
-    what falls below rounding, as in any float sum); ``acc_j`` is stored
-    negated iff ``acce_j != 0``, as the weights are.
+    The slow path of the vote: the fast path in :func:`_train` adds in
+    place while the weight and the sum both have exponent 0 and the sum stays
+    below ``HI``.  Terms are aligned on the larger exponent (the smaller one
+    loses what falls below rounding, as in any float sum); ``acc_j`` is stored
+    negated iff ``acce_j != 0``, as the weights are.  ``j`` is any index of
+    ``acc`` and ``acce``.
     """
     t = abs(m) * c
     if t == 0.0:
@@ -267,35 +342,44 @@ def _vote_add(acc, acce, j, m, e, c):
 
 
 @njit(cache=True)
-def vote_average(acc, acce, m, e, last, credits):
-    """The voted model ``(A_j + (credits - last_j) w_j) / credits`` as mantissas and exponents."""
-    out = acc.copy()
+def vote_average(acc, acce, m, e, credits):
+    """The voted model ``(A_j + (credits - last_j) w_j) / credits`` as mantissas and exponents.
+
+    ``acc`` holds the sums ``A`` in the columns of ``m`` and ``last_j`` in
+    the column after them.
+    """
+    n = m.shape[1]
+    out = acc[:, :n].copy()
     oute = acce.copy()
     for j in range(m.shape[0]):
-        pending = credits - last[j]
-        if pending > 0:
-            _vote_add(out, oute, j, m[j], e[j], float(pending))
-        x = abs(out[j]) / credits
-        if x == 0.0:
-            out[j] = 0.0
-            oute[j] = 0
-            continue
-        x, k = _normalise(x, oute[j])
-        oute[j] = k
-        out[j] = x if k == 0 else -x
+        pending = credits - acc[j, n]
+        for c in range(n):
+            if pending > 0:
+                _vote_add(out, oute, (j, c), m[j, c], e[j, c], pending)
+            x = abs(out[j, c]) / credits
+            if x == 0.0:
+                out[j, c] = 0.0
+                oute[j, c] = 0
+                continue
+            x, k = _normalise(x, oute[j, c])
+            oute[j, c] = k
+            out[j, c] = x if k == 0 else -x
     return out, oute
 
 
 @njit(inline="always")
-def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-           theta, margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-           queue):
+def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
+           margin, acc, acce, vote_correct, mistakes, margins, queue, negative):
     """One pass of Table 2 (Table 1 for PW and BW) over the rows of ``X``.
 
-    ``kind`` is a constant at every call site (:func:`winnow_pass`), so each
-    learner gets its own compiled loop, and no helper taking arrays is called
-    on the common path (a call with array arguments costs reference-count
-    updates).  Per row:
+    The model: mantissas ``m`` and exponents ``e``, one row per feature (the
+    always-on feature last), columns ``u`` and, balanced, ``v`` -- ``u_j``
+    and ``v_j`` side by side in memory, so each feature's weights are one
+    cache line to load and store.  ``kind`` and ``voting`` are constants at
+    every call site (:func:`_compiled_pass`), so each learner, plain or
+    voted, gets its own compiled loop, and no
+    helper taking arrays is called on the common path (a call with array
+    arguments costs reference-count updates).  Per row:
 
     1. one pass over the nonzeros that marks them present in the model and
        accumulates ``sum_j x_j (u_j - v_j)`` and ``sum_j x_j`` from the
@@ -308,13 +392,17 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
        go through the general per-weight update (``_multiply`` when a
        mantissa leaves ``[LO, HI)``).
 
-    Voting (``au`` not empty): the vote ``A_j = sum_i c_i w_i[j]`` is kept
-    lazily per coordinate.  A weight changes only on rounds where its
-    feature is present, so just before it changes, its value times the
-    credits given since it last changed (``credits - last_j``) is added to
-    ``A_j`` (kept as mantissa and exponent like the weights; one multiply and
-    one add per changed weight, :func:`_vote_add` when an exponent is
-    involved); :func:`vote_average` adds what is pending at prediction time.
+    Voting (``voting``; ``acc`` not empty): the vote ``A_j = sum_i c_i
+    w_i[j]`` is kept lazily per coordinate, in ``acc``, ``acce`` laid out as
+    ``m``, ``e``; ``acc`` has one more column, the credits when each
+    feature's vote was last added (``last_j``, an integer-valued float:
+    exact below 2**53), so a feature's sums and ``last_j`` share a cache
+    line.  A weight changes only on rounds where its feature is present, so
+    in the update pass, just before the row's weights change (and at its
+    end for the always-on ones, updated after it), each adds its pending
+    vote: its value times the credits given since it last changed
+    (``credits - last_j``); :func:`vote_average` adds what is pending at
+    prediction time.
 
     The floating-point operations of the model, and their order, are those
     of the per-round reference (``winnow_score`` then a per-weight update,
@@ -324,51 +412,72 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     the compiler reassociate the score's sum.
     """
     balanced = kind != PW
-    voting = au.shape[0] > 0
-    b = u.shape[0] - 1
+    b = np.uintp(m.shape[0] - 1)
+    cu = np.uintp(0)  # the columns of u and v
+    cv = np.uintp(1)
+    # the hot loops index the model flat: u_j at n_models j, v_j next to it
+    # (a constant stride: no multiply by the array's runtime width)
+    n_models = np.uintp(2 if balanced else 1)
+    flat = m.reshape(m.size)
+    flat_acc = acc.reshape(acc.size)
+    n_acc = n_models + np.uintp(1)  # the vote sums, then last_j
     n_updates = 0
+    data, idx, indptr = winnow_parts(X, columns)
+    csr = is_csr(X)  # a constant in each compiled loop
+    n_idx = np.uintp(idx.shape[0])
     for t in range(y.shape[0]):
-        data, idx, lo, hi = winnow_row(X, t, columns)
+        lo, hi, off = winnow_span(X, indptr, t)
         yt = y[t]
         # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
         xsum = 0.0
         dot = 0.0
-        scaled = False  # a weight of the row has a nonzero exponent
+        low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
         for k in range(lo, hi):
+            # CSR: a later nonzero's weights (this row's or the next ones');
+            # dense rows are read in order
+            ahead = k + np.uintp(PREFETCH)
+            if csr and ahead < n_idx:
+                prefetch(flat, n_models * np.uintp(idx[ahead]))
             x = data[k]
-            if x == 0.0:
+            # a zero, or a refused negative value; the common case of the
+            # input tested first (CSR: nonzeros, dense rows: mostly zeros)
+            if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
+                if x < 0.0:  # winnow_pass raises (the pass is undone)
+                    negative[0] = t
+                    negative[1] = k
+                    return n_updates
                 continue
-            j = idx[k]
+            j = np.uintp(idx[k - off])
             seen[j] = 1  # the row's features are now present in the model
             xsum += x
-            w = u[j]
+            w = flat[n_models * j]
             if balanced:
-                wv = v[j]
-                if w < 0.0 or wv < 0.0:
-                    scaled = True
+                wv = flat[n_models * j + cv]
+                low = min(low, min(w, wv))
                 w -= wv
-            elif w < 0.0:
-                scaled = True
+            else:
+                low = min(low, w)
             dot += x * w
+        scaled = low < 0.0
         # the always-on feature, as winnow_score takes it: a weight with a
         # negative exponent is scaled down (usually to 0), a positive exponent
         # needs the scaled score
-        wb = u[b]
+        wb = m[b, cu]
         if wb < 0.0:
-            if ue[b] > 0:
+            if e[b, cu] > 0:
                 scaled = True
-            wb = math.ldexp(-wb, CHUNK * ue[b])
+            wb = _chunks(-wb, e[b, cu])
         if balanced:
-            wv = v[b]
+            wv = m[b, cv]
             if wv < 0.0:
-                if ve[b] > 0:
+                if e[b, cv] > 0:
                     scaled = True
-                wv = math.ldexp(-wv, CHUNK * ve[b])
+                wv = _chunks(-wv, e[b, cv])
             wb -= wv
         K = 0
         if scaled:
-            s, K, xsum = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen,
-                                      False, theta)
+            s, K, xsum = winnow_score(data, idx, off, lo, hi, m, e, seen, False,
+                                      theta)
             margins[t] = yt * math.ldexp(s, CHUNK * K)
         else:
             s = (dot + wb) / (xsum + 1.0) - theta
@@ -384,6 +493,7 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             istate[CREDITS] += 1  # a credit under either weighting
             continue
         credits = istate[CREDITS]
+        credits_f = float(credits)
         # -- the update: every feature present in x_t and the always-on one --
         positive = yt > 0.0
         norm = xsum + 1.0
@@ -396,79 +506,91 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
             down = beta
         bu = up if positive else down  # PW, BW: every feature's factors
         bv = down if positive else up
+        # MBW: u's factor is fu (1 + x~_j s), v's fv (1 - x~_j s) with s = +1
+        # (y > 0: fu = alpha, fv = beta) or -1 (fu = beta, fv = alpha); the
+        # signed x~_j s is one division by s norm (exact: IEEE division and
+        # a + (-b) = a - b are symmetric in the sign), so no per-feature select
+        fu = alpha if positive else beta
+        fv = beta if positive else alpha
+        snorm = norm if positive else -norm
         # fast pass, one test per feature: if the new u_j (and v_j) are plain
         # floats inside [LO, HI) they are stored; otherwise (a nonzero
         # exponent, a product leaving the range, a zero weight) the feature is
         # queued for the general pass below.  Each weight is updated once, so
-        # the order does not matter.
+        # the order does not matter.  Voting, each weight first adds its
+        # pending vote, and the pass ends with the always-on weight's (k = hi;
+        # its update is in the general pass).
         changed = False
         nq = 0
-        for k in range(lo, hi):
-            x = data[k]
-            if x == 0.0:
-                continue
-            j = idx[k]
-            if voting:  # the pending vote of w_j, before it changes
-                count = credits - last[j]
-                if count > 0:
-                    c = float(count)
-                    w = u[j]
-                    acc = au[j] + w * c
-                    if w >= 0.0 and au[j] >= 0.0 and acc < HI:
-                        au[j] = acc
-                    else:
-                        _vote_add(au, aue, j, w, ue[j], c)
+        for k in range(lo, hi + np.uintp(1 if voting else 0)):
+            if voting and k == hi:
+                j = b
+            else:
+                x = data[k]
+                if x == 0.0:
+                    continue
+                j = np.uintp(idx[k - off])
+            if voting:
+                ahead = k + np.uintp(PREFETCH)  # (the sums, at random)
+                if csr and ahead < n_idx:
+                    prefetch(flat_acc, n_acc * np.uintp(idx[ahead]))
+                # w_j times the credits since it last changed: one multiply
+                # and one add while weight and sum have exponent 0 and the sum
+                # stays below HI, else _vote_add.  No test for "nothing
+                # pending" (it would be mispredicted often): c = 0 adds +0.0,
+                # which leaves a sum >= 0 as it is, bit for bit
+                row = n_acc * j
+                c = credits_f - flat_acc[row + n_models]
+                wu = flat[n_models * j]
+                au = flat_acc[row]
+                tu = au + wu * c
+                if balanced:  # both sums in one test while both are plain
+                    wv = flat[n_models * j + cv]
+                    av = flat_acc[row + cv]
+                    tv = av + wv * c
+                    plain = min(min(wu, au), min(wv, av)) >= 0.0 and max(tu, tv) < HI
+                else:
+                    plain = min(wu, au) >= 0.0 and tu < HI
+                if plain:
+                    flat_acc[row] = tu
                     if balanced:
-                        w = v[j]
-                        acc = av[j] + w * c
-                        if w >= 0.0 and av[j] >= 0.0 and acc < HI:
-                            av[j] = acc
-                        else:
-                            _vote_add(av, ave, j, w, ve[j], c)
-                last[j] = credits
+                        flat_acc[row + cv] = tv
+                else:
+                    for col in range(n_models):
+                        i = row + col
+                        w = flat[n_models * j + col]
+                        a = flat_acc[i]
+                        total = a + w * c
+                        if min(w, a) >= 0.0 and total < HI:
+                            flat_acc[i] = total
+                        elif c > 0.0:
+                            _vote_add(acc, acce, (j, col), w, e[j, col], c)
+                flat_acc[row + n_models] = credits_f
+                if k == hi:
+                    break
             if kind == MBW:  # alpha (1 + x~_j), beta (1 - x~_j)
-                xt = x / norm
-                x_up = alpha * (1.0 + xt)
-                x_down = beta * (1.0 - xt)
-                fa = x_up if positive else x_down
-                fb = x_down if positive else x_up
+                xs = data[k] / snorm
+                fa = fu * (1.0 + xs)
+                fb = fv * (1.0 - xs)
             else:
                 fa = bu
                 fb = bv
-            new_u = u[j] * fa
+            new_u = flat[n_models * j] * fa
             in_u = np.float64(new_u).view(np.uint64) - BITS_LO < BITS_SPAN
             if balanced:
-                new_v = v[j] * fb
+                new_v = flat[n_models * j + cv] * fb
                 in_v = np.float64(new_v).view(np.uint64) - BITS_LO < BITS_SPAN
                 if in_u & in_v:
-                    u[j] = new_u
-                    v[j] = new_v
+                    flat[n_models * j] = new_u
+                    flat[n_models * j + cv] = new_v
                     changed = True
                     continue
             elif in_u:
-                u[j] = new_u
+                flat[n_models * j] = new_u
                 changed = True
                 continue
             queue[nq] = k
             nq += 1
-        if voting:  # the always-on feature's pending vote
-            count = credits - last[b]
-            if count > 0:
-                c = float(count)
-                w = u[b]
-                acc = au[b] + w * c
-                if w >= 0.0 and au[b] >= 0.0 and acc < HI:
-                    au[b] = acc
-                else:
-                    _vote_add(au, aue, b, w, ue[b], c)
-                if balanced:
-                    w = v[b]
-                    acc = av[b] + w * c
-                    if w >= 0.0 and av[b] >= 0.0 and acc < HI:
-                        av[b] = acc
-                    else:
-                        _vote_add(av, ave, b, w, ve[b], c)
-            last[b] = credits
         # general pass: the queued features, then the always-on one (k = hi).
         # A weight with a nonzero exponent whose mantissa stays in range is
         # stored negated, its exponent kept, as _multiply would; otherwise
@@ -476,34 +598,25 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
         for i in range(nq + 1):
             if i < nq:
                 k = queue[i]
-                j = idx[k]
+                j = np.uintp(idx[k - off])
                 fa, fb = bu, bv
                 if kind == MBW:
-                    xt = data[k] / norm
-                    x_up = alpha * (1.0 + xt)
-                    x_down = beta * (1.0 - xt)
-                    fa = x_up if positive else x_down
-                    fb = x_down if positive else x_up
+                    xs = data[k] / snorm
+                    fa = fu * (1.0 + xs)
+                    fb = fv * (1.0 - xs)
             else:
                 j, fa, fb = b, bu, bv
-            new = u[j] * fa
-            if LO <= new < HI or (-HI < new <= -LO and fa >= LO):
-                u[j] = new
-                changed = True
-            elif u[j] != 0.0:
-                _multiply(u, ue, j, fa)
-                changed = True
-                if u[j] == 0.0:
-                    istate[N_ZEROED] += 1
-            if balanced:
-                new = v[j] * fb
-                if LO <= new < HI or (-HI < new <= -LO and fb >= LO):
-                    v[j] = new
+            for col in range(2 if balanced else 1):
+                f = fa if col == 0 else fb
+                wi = (j, np.uintp(col))
+                new = m[wi] * f
+                if LO <= new < HI or (-HI < new <= -LO and f >= LO):
+                    m[wi] = new
                     changed = True
-                elif v[j] != 0.0:
-                    _multiply(v, ve, j, fb)
+                elif m[wi] != 0.0:
+                    _multiply(m, e, wi, f)
                     changed = True
-                    if v[j] == 0.0:
+                    if m[wi] == 0.0:
                         istate[N_ZEROED] += 1
         if changed:
             n_updates += 1
@@ -512,58 +625,56 @@ def _train(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
     return n_updates
 
 
-@njit(cache=True)
-def _pass_pw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
-    return _train(X, y, PW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
+def _compiled_pass(kind, voting):
+    """The compiled loop of one learner (``kind``), plain or voted: both are
+    constants in it (closure variables: numba caches each variant apart)."""
+    @njit(cache=True)
+    def one_pass(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin,
+                 acc, acce, vote_correct, mistakes, margins, queue, negative):
+        return _train(X, y, kind, voting, columns, m, e, seen, istate, alpha,
+                      beta, theta, margin, acc, acce, vote_correct, mistakes,
+                      margins, queue, negative)
+    return one_pass
 
 
-@njit(cache=True)
-def _pass_bw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-             margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
-    return _train(X, y, BW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
+#: compiled on first use only
+_PASSES = {(kind, voting): _compiled_pass(kind, voting)
+           for kind in (PW, BW, MBW) for voting in (False, True)}
 
 
-@njit(cache=True)
-def _pass_mbw(X, y, columns, u, ue, v, ve, seen, istate, alpha, beta, theta,
-              margin, au, aue, av, ave, last, vote_correct, mistakes, margins,
-             queue):
-    return _train(X, y, MBW, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                  theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                  margins, queue)
-
-
-_PASSES = {PW: _pass_pw, BW: _pass_bw, MBW: _pass_mbw}
-
-
-def winnow_pass(X, y, kind, columns, u, ue, v, ve, seen, istate, alpha, beta,
-                theta, margin, au, aue, av, ave, last, vote_correct, mistakes,
-                margins):
+def winnow_pass(X, y, kind, columns, m, e, seen, istate, alpha, beta, theta,
+                margin, acc, acce, vote_correct, mistakes, margins):
     """One pass over the rows of ``X``; returns the number of rounds that changed the model.
 
-    Each learner has its own compiled loop (``kind`` is a constant in it),
-    compiled on first use only.
+    Each learner has its own compiled loop, plain and voted (``kind`` and
+    ``voting`` are constants in it), compiled on first use only.  A negative value raises
+    :class:`NegativeValueError` (the model is then partly updated: the
+    estimator undoes the pass).
     """
-    queue = np.empty(columns.shape[0], dtype=np.int64)  # longest possible row
-    return _PASSES[kind](X, y, columns, u, ue, v, ve, seen, istate, alpha,
-                         beta, theta, margin, au, aue, av, ave, last, vote_correct,
-                         mistakes, margins, queue)
+    queue = np.empty(columns.shape[0], dtype=np.uintp)  # longest possible row
+    negative = np.full(2, -1, dtype=np.int64)  # (row, position) of a value < 0
+    one_pass = _PASSES[kind, acc.shape[0] > 0]
+    n = one_pass(X, y, columns, m, e, seen, istate, alpha, beta, theta, margin,
+                 acc, acce, vote_correct, mistakes, margins, queue, negative)
+    if negative[0] >= 0:
+        row, k = (int(i) for i in negative)
+        if isinstance(X, tuple):
+            value, col = X[0][k], int(X[1][k])
+        else:  # k counts the values of the flattened array
+            col = k - row * X.shape[1]
+            value = X[row, col]
+        raise NegativeValueError(row, col, float(value))
+    return n
 
 
 @njit(cache=True)
-def winnow_decision(X, n_rows, columns, u, ue, v, ve, seen, theta, out):
+def winnow_decision(X, n_rows, columns, m, e, seen, theta, out):
     """Test-time scores: unseen features dropped, then augment and normalise."""
+    data, idx, indptr = winnow_parts(X, columns)
     for t in range(n_rows):
-        data, idx, lo, hi = winnow_row(X, t, columns)
-        s, K, _ = winnow_score(data, idx, lo, hi, u, ue, v, ve, seen, True,
-                               theta)
-        out[t] = math.ldexp(s, CHUNK * K)
+        lo, hi, off = winnow_span(X, indptr, t)
+        s, K, _ = winnow_score(data, idx, off, lo, hi, m, e, seen, True, theta)
+        out[t] = s if K == 0 else math.ldexp(s, CHUNK * K)
 
 
 def _from_log(logw):
@@ -583,9 +694,41 @@ def _from_log(logw):
     return np.where(e != 0, -m, m), e
 
 
+def _constant(d, value):
+    """``d`` weights equal to ``value`` (> 0), in mantissa/exponent form."""
+    m, e = _from_log(np.array([math.log(value)]))
+    return np.full(d, m[0]), np.full(d, e[0])
+
+
+def _column(array, col):
+    """Column ``col`` of the 2-D model ``array`` as a view; empty if absent (PW's v)."""
+    if col >= array.shape[1]:
+        return np.zeros(0, dtype=array.dtype)
+    return array[:, col]
+
+
 def _to_log(m, e):
     with np.errstate(divide="ignore"):
         return np.log(np.abs(m)) + LN_CHUNK * e
+
+
+class NegativeValueError(ValueError):
+    """A negative feature value met by a training pass (``row`` of the pass's rows)."""
+
+    def __init__(self, row, col, value):
+        super().__init__(f"negative value {value!r} at row {row}, column {col}")
+        self.row, self.col, self.value = row, col, value
+
+
+def negative_value_error(estimator, row, col, value):
+    """The ``ValueError`` naming the column, value and row of a negative value."""
+    names = getattr(estimator, "feature_names_in_", None)
+    label = f"column {col}" + (f" ({names[col]!r})" if names is not None else "")
+    return ValueError(
+        f"Negative values in data passed to {type(estimator).__name__}: "
+        f"{label} has the value {float(value)!r} at row {row}. Winnow learners need "
+        f"x >= 0 (Carvalho and Cohen 2006, section 2.2); rescale or one-hot "
+        f"that feature first.")
 
 
 def check_non_negative(estimator, X):
@@ -601,13 +744,7 @@ def check_non_negative(estimator, X):
     else:
         row, col = (int(i) for i in np.argwhere(X < 0)[0])
         value = X[row, col]
-    names = getattr(estimator, "feature_names_in_", None)
-    label = f"column {col}" + (f" ({names[col]!r})" if names is not None else "")
-    raise ValueError(
-        f"Negative values in data passed to {type(estimator).__name__}: "
-        f"{label} has the value {float(value)!r} at row {row}. Winnow learners need "
-        f"x >= 0 (Carvalho and Cohen 2006, section 2.2); rescale or one-hot "
-        f"that feature first.")
+    raise negative_value_error(estimator, row, col, value)
 
 
 class WinnowClassifier(OnlineClassifier):
@@ -649,39 +786,42 @@ class WinnowClassifier(OnlineClassifier):
             check_positive("margin", self.margin, allow_zero=True)
 
     # -- estimator hooks ----------------------------------------------------
-    def _validate(self, X, y, reset):
-        X, y, labels = super()._validate(X, y, reset)
-        if labels.size <= 2:  # else the base's "Only binary classification" error
-            check_non_negative(self, X)
-        return X, y, labels
+    def _guarded_run(self, X, y_pm, fresh=False, rows=None):
+        # x >= 0 is checked by the training pass itself, which reads every
+        # value anyway (a separate scan cost as much as the base's input
+        # checks); the base undoes the pass before the error reaches here
+        try:
+            super()._guarded_run(X, y_pm, fresh=fresh, rows=rows)
+        except NegativeValueError as error:
+            row = error.row if rows is None else int(rows[error.row])
+            raise negative_value_error(self, row, error.col, error.value) from None
 
     def _init_state(self, n_features):
         d = n_features + 1  # the last coordinate is the always-on feature
-        theta_u, theta_v = self._initial()
-        self._u, self._ue = _from_log(np.full(d, math.log(theta_u)))
-        if theta_v is None:
-            self._v, self._ve = np.zeros(0), np.zeros(0, dtype=np.int64)
-        else:
-            self._v, self._ve = _from_log(np.full(d, math.log(theta_v)))
+        # the model as mantissas and exponents, one row per feature and a
+        # column per model (u; u and v side by side for BW and MBW)
+        initial = [w for w in self._initial() if w is not None]
+        self._m = np.empty((d, len(initial)))
+        self._e = np.empty((d, len(initial)), dtype=np.int64)
+        for col, theta0 in enumerate(initial):
+            self._m[:, col], self._e[:, col] = _constant(d, theta0)
         self._seen = np.zeros(n_features, dtype=np.uint8)
         self._istate = np.zeros(2, dtype=np.int64)
         self._columns = np.arange(n_features, dtype=np.int64)
+        # the vote sums A (mantissa, exponent), laid out as the model, and
+        # (a last column of _acc) when each feature's pending vote was last added
         nv = d if self._averaging else 0
-        nvv = nv if theta_v is not None else 0
-        # the vote sums A (mantissa, exponent) of u and v, and when each
-        # coordinate's pending vote was last added
-        self._au, self._aue = np.zeros(nv), np.zeros(nv, dtype=np.int64)
-        self._av, self._ave = np.zeros(nvv), np.zeros(nvv, dtype=np.int64)
-        self._last = np.zeros(nv, dtype=np.int64)
+        self._acc = np.zeros((nv, len(initial) + 1))
+        self._acce = np.zeros((nv, len(initial)), dtype=np.int64)
 
     def _learn(self, X, y, mistakes, margins):
         zeroed = self._istate[N_ZEROED]
-        n = winnow_pass(X, y, self._kind, self._columns, self._u, self._ue,
-                        self._v, self._ve, self._seen, self._istate,
-                        float(self.alpha), float(self.beta), float(self.theta),
-                        float(getattr(self, "margin", 0.0)), self._au, self._aue,
-                        self._av, self._ave, self._last, self._vote_correct,
-                        mistakes, margins)
+        n = winnow_pass(X, y, self._kind, self._columns, self._m, self._e,
+                        self._seen, self._istate, float(self.alpha),
+                        float(self.beta), float(self.theta),
+                        float(getattr(self, "margin", 0.0)), self._acc,
+                        self._acce, self._vote_correct, mistakes,
+                        margins)
         if self._istate[N_ZEROED] > zeroed:
             warnings.warn(
                 f"{type(self).__name__}: an update with x~_j = 1 (an all-zero "
@@ -691,19 +831,26 @@ class WinnowClassifier(OnlineClassifier):
         return n
 
     def _model_arrays(self):
-        return (self._u, self._v)
+        return (self._m,)
 
-    def _scores(self, X, u, ue, v, ve):
+    def _scores(self, X, m, e):
         check_non_negative(self, X)
         out = np.empty(X.shape[0])
-        winnow_decision(compiled_rows(X), X.shape[0], self._columns, u, ue, v,
-                        ve, self._seen, float(self.theta), out)
+        winnow_decision(compiled_rows(X), X.shape[0], self._columns, m, e,
+                        self._seen, float(self.theta), out)
         return out
 
     def _decision(self, X):
-        return self._scores(X, self._u, self._ue, self._v, self._ve)
+        return self._scores(X, self._m, self._e)
 
     # -- the model ----------------------------------------------------------
+    #: views of the model's columns: mantissas and exponents of u and v
+    #: (v's empty for PW)
+    _u = property(lambda self: _column(self._m, 0))
+    _ue = property(lambda self: _column(self._e, 0))
+    _v = property(lambda self: _column(self._m, 1))
+    _ve = property(lambda self: _column(self._e, 1))
+
     @property
     def seen_(self):
         """Boolean mask of the features present in the model (seen in training)."""
@@ -736,8 +883,8 @@ class WinnowClassifier(OnlineClassifier):
             return np.ldexp(np.abs(self._v), CHUNK * self._ve)
 
     # -- voting (used by olearn.Averaged) --------------------------------------
-    def _average_arrays(self):
-        """Mantissa/exponent arrays of the voted model ``(1/Z) sum_i c_i (u_i, v_i)``.
+    def _average_state(self):
+        """Mantissas and exponents of the voted model ``(1/Z) sum_i c_i (u_i, v_i)``.
 
         ``Z`` is the number of credited rounds (every round with
         ``weights="rounds"``, the rounds without update with ``"correct"``);
@@ -745,18 +892,16 @@ class WinnowClassifier(OnlineClassifier):
         """
         credits = int(self._istate[CREDITS])
         if credits == 0:
-            return self._u, self._ue, self._v, self._ve
-        u, ue = vote_average(self._au, self._aue, self._u, self._ue,
-                             self._last, credits)
-        if self._v.shape[0]:
-            v, ve = vote_average(self._av, self._ave, self._v, self._ve,
-                                 self._last, credits)
-        else:
-            v, ve = self._v, self._ve
-        return u, ue, v, ve
+            return self._m, self._e
+        return vote_average(self._acc, self._acce, self._m, self._e, credits)
+
+    def _average_arrays(self):
+        """``(u, ue, v, ve)`` of the voted model (``v``, ``ve`` empty for PW)."""
+        m, e = self._average_state()
+        return _column(m, 0), _column(e, 0), _column(m, 1), _column(e, 1)
 
     def _averaged_decision(self, X):
-        return self._scores(X, *self._average_arrays())
+        return self._scores(X, *self._average_state())
 
 
 class PositiveWinnow(WinnowClassifier):
