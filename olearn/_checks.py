@@ -152,34 +152,68 @@ def check_values(X, name="X", row_norms=True):
 
 @njit(cache=True)
 def _csr_structure(indptr, uindices, n_cols):
-    """Walk the rows of a CSR matrix once: ``(t, 0)`` if row ``t``'s ``indptr``
-    entries decrease or pass the end of ``indices``, ``(t, 1)`` if a column of
-    row ``t`` is outside ``[0, n_cols)``, else ``(-1, 1)`` when every row's
-    columns are strictly increasing (canonical: sorted, no duplicates) and
-    ``(-1, 0)`` when not.  ``uindices`` are the indices read as unsigned (a
-    negative column becomes huge), so one comparison per nonzero bounds both
-    ends; the inner loop has no early exit and is vectorised."""
+    """``(t, 0)`` if ``indptr`` decreases at row ``t`` or passes the end of
+    ``indices``, ``(t, 1)`` with ``t >= 0`` if a column of row ``t`` is
+    outside ``[0, n_cols)``, else ``(-1, 1)`` when every row's columns are
+    strictly increasing (canonical: sorted, no duplicates) and ``(-1, 0)``
+    when not.
+
+    ``uindices`` are the indices read as unsigned (a negative column becomes
+    huge), so one comparison bounds both ends.  No loop exits early, so each
+    is vectorised.  Long rows are walked one by one; for short rows (fewer
+    than 32 entries on average, e.g. w7a's 12) the set-up of a loop per row
+    dominates, and the used positions are scanned flat instead: the largest
+    column and the number of descents ``indices[k] <= indices[k - 1]``, then
+    the descents on a row's first position; ``X`` is canonical iff every
+    descent is on a row start (0.07 ms instead of 0.26 ms for w7a)."""
+    n_rows = indptr.shape[0] - 1
     nnz = uindices.shape[0]
-    canonical = True
-    for t in range(indptr.shape[0] - 1):
-        lo = indptr[t]
-        hi = indptr[t + 1]
-        if hi < lo or hi > nnz:
-            return t, 0
-        if hi == lo:
-            continue
-        prev = uindices[np.uintp(lo)]
-        top = prev
-        ordered = True
-        for k in range(lo + 1, hi):
-            j = uindices[np.uintp(k)]
-            ordered &= j > prev
-            top = max(top, j)
-            prev = j
-        if top >= n_cols:
-            return t, 1
-        canonical &= ordered
-    return -1, 1 if canonical else 0
+    bad = False
+    for t in range(n_rows):
+        bad |= indptr[t] > indptr[t + 1]
+    if bad or indptr[0] < 0 or indptr[n_rows] > nnz:
+        for t in range(n_rows):
+            if indptr[t] > indptr[t + 1] or indptr[t + 1] > nnz:
+                return t, 0
+        return 0, 0
+    used = np.uintp(indptr[n_rows])
+    if used == 0:
+        return -1, 1
+    if used >= np.uintp(32 * n_rows):
+        canonical = True
+        for t in range(n_rows):
+            lo = indptr[t]
+            hi = indptr[t + 1]
+            if hi == lo:
+                continue
+            prev = uindices[np.uintp(lo)]
+            top = prev
+            ordered = True
+            for k in range(lo + 1, hi):
+                j = uindices[np.uintp(k)]
+                ordered &= j > prev
+                top = max(top, j)
+                prev = j
+            if top >= n_cols:
+                return t, 1
+            canonical &= ordered
+        return -1, 1 if canonical else 0
+    top = uindices[0]
+    descents = 0
+    for k in range(np.uintp(1), used):
+        top = max(top, uindices[k])
+        descents += uindices[k] <= uindices[k - np.uintp(1)]
+    if top >= n_cols:
+        for t in range(n_rows):
+            for k in range(indptr[t], indptr[t + 1]):
+                if uindices[np.uintp(k)] >= n_cols:
+                    return t, 1
+    at_starts = 0
+    for t in range(1, n_rows):
+        k = indptr[t]
+        if 0 < k < indptr[t + 1]:
+            at_starts += uindices[np.uintp(k)] <= uindices[np.uintp(k - 1)]
+    return -1, 1 if descents == at_starts else 0
 
 
 def check_csr(X, name="X"):

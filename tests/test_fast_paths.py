@@ -259,3 +259,49 @@ def test_check_csr_refuses_an_indptr_past_the_end_in_the_middle(indptr):
     with pytest.raises(ValueError, match="malformed CSR matrix: indptr"):
         check_csr(X)
         olearn.Perceptron().fit(X, [1, -1, 1])
+
+
+def _structure_reference(indptr, indices, n_cols):
+    """What ``_csr_structure`` must return, row by row in Python."""
+    nnz = len(indices)
+    for t in range(len(indptr) - 1):
+        if indptr[t] > indptr[t + 1] or indptr[t + 1] > nnz:
+            return t, 0
+    canonical = True
+    for t in range(len(indptr) - 1):
+        row = [int(j) for j in indices[indptr[t]:indptr[t + 1]]]
+        if any(j < 0 or j >= n_cols for j in row):
+            return t, 1
+        canonical &= all(a < b for a, b in zip(row, row[1:]))
+    return -1, int(canonical)
+
+
+@pytest.mark.parametrize("mean_row", [3, 12, 40, 90])   # flat and per-row walks
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+def test_csr_structure_equals_a_row_by_row_reference(mean_row, index_dtype):
+    from olearn._checks import _csr_structure
+    rng = np.random.default_rng(mean_row)
+    n_cols = 200
+    for trial in range(60):
+        lengths = rng.integers(0, 2 * mean_row, size=int(rng.integers(1, 30)))
+        rows = [np.sort(rng.choice(n_cols, size=min(n, n_cols), replace=False))
+                for n in lengths]
+        fault = trial % 6
+        if fault == 1 and any(len(r) > 1 for r in rows):     # unsorted row
+            r = next(r for r in rows if len(r) > 1)
+            r[[0, -1]] = r[[-1, 0]]
+        elif fault == 2 and any(len(r) > 1 for r in rows):   # duplicate column
+            r = next(r for r in rows if len(r) > 1)
+            r[1] = r[0]
+        elif fault == 3 and any(len(r) for r in rows):       # column out of range
+            rows[int(rng.integers(len(rows)))] = np.array([n_cols + 3])
+        elif fault == 4 and any(len(r) for r in rows):       # negative column
+            rows[-1] = np.array([-2])
+        indices = np.concatenate(rows + [np.zeros(0)]).astype(index_dtype)
+        indptr = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
+        indptr = indptr.astype(index_dtype)
+        if fault == 5 and len(indptr) > 2:                   # indptr decreases
+            indptr[1] = indptr[2] + 1
+        unsigned = indices.view(np.uint64 if indices.itemsize == 8 else np.uint32)
+        assert (_csr_structure(indptr, unsigned, np.uint64(n_cols))
+                == _structure_reference(indptr, indices, n_cols))
