@@ -53,7 +53,7 @@ from numba.extending import overload
 
 from ..base import check_positive
 from .core import (SQNORM, LinearClassifier, exact_sqnorm, move_coord,
-                   predict_round, scale_add)
+                   predict_round, refused_row, scale_add)
 
 #: slots of the ALMA state: Gentile's k; the scale of theta; ``||theta||_p`` is
 #: ``REF * S^(1/p)`` with ``S = sum_j (|theta_j| / REF)^p`` tracked along the
@@ -237,6 +237,8 @@ def alma_pass(X, y, v, z, state, mistakes, margins, theta, alma, p, alpha, B, C)
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         norm_x = math.sqrt(sq) if p == 2.0 else row_pnorm(X, t, p)
         if norm_x == 0.0:
             continue

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .._rows import row_axpy, row_dot_sq
+from .._rows import row_axpy, row_dot_sq, row_has_nonzero
 from ..base import OnlineClassifier
 
 SCALE, SQNORM, SUM_SCALE = 0, 1, 2
@@ -55,6 +55,29 @@ def predict_round(X, t, y, v, state, mistakes, margins):
     mistakes[t] = (score > 0.0) != (y > 0.0)
     margins[t] = y * score
     return score, sq
+
+
+_TINY = float(np.finfo(np.float64).tiny)
+_HUGE = float(np.finfo(np.float64).max)
+
+
+@njit(inline="always")
+def refused_row(X, t, sq):
+    """Whether row ``t`` fails the input tests of :func:`olearn._checks.check_values`.
+
+    ``sq`` is ``||x_t||^2`` as :func:`predict_round` sums it, which is the sum
+    ``check_values`` bounds, term for term: NaN or inf iff a value of the row
+    is NaN or infinite or the sum overflows; below the smallest normal float
+    for a nonzero row (0 < sq, or an underflow to 0) when it underflows.  So
+    a pass that tests every row before using it makes the up-front scan of
+    the values unnecessary (``_values_checked_in_pass``); one comparison per
+    row on the common path.
+    """
+    if _TINY <= sq <= _HUGE:
+        return False
+    if not sq <= _HUGE:
+        return True
+    return sq > 0.0 or row_has_nonzero(X, t)
 
 
 #: ``||a w + b x||^2`` is tracked as ``a^2 ||w||^2 + 2ab w.x + b^2 ||x||^2``;
@@ -133,6 +156,8 @@ class LinearClassifier(OnlineClassifier):
     """Base of the learners whose model is a weight vector ``coef_``."""
 
     _averaging = False
+    #: every pass tests each row with :func:`refused_row` before using it
+    _values_checked_in_pass = True
 
     def _init_state(self, n_features):
         self._v = np.zeros(n_features)

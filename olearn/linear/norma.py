@@ -26,7 +26,7 @@ from numba import njit
 from .._rows import row_axpy, row_has_nonzero
 from ..base import check_positive
 from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
-                   exact_sqnorm, predict_round, rescale)
+                   exact_sqnorm, predict_round, refused_row, rescale)
 
 SCHEDULES = ("constant", "sqrt")
 
@@ -43,6 +43,8 @@ def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         eta_t = eta / math.sqrt(t0 + t + 1.0) if decay else eta
         a, b = norma_coefficients(y[t] * score, eta_t, lam, rho, y[t])
         # the round changes w if it shrinks a nonzero w or adds a nonzero row

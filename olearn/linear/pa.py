@@ -30,7 +30,8 @@ from numba import njit
 from ..base import check_positive
 from .._rows import row_axpy, row_has_nonzero
 from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, UPDATE_ON,
-                   LinearClassifier, exact_sqnorm, predict_round)
+                   LinearClassifier, exact_sqnorm, predict_round,
+                   refused_row)
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -53,6 +54,8 @@ def pa_pass(X, y, v, z, state, mistakes, margins,
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         if on_mistake and y[t] * score > 0.0:  # update_on="mistake": correct
             continue
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)

@@ -3,7 +3,8 @@ from numba import njit
 
 from .._rows import row_axpy, row_has_nonzero
 from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
-                   exact_sqnorm, predict_round)
+                   exact_sqnorm, predict_round,
+                   refused_row)
 
 
 @njit(cache=True)
@@ -21,6 +22,8 @@ def perceptron_pass(X, y, v, z, state, mistakes, margins):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         b = perceptron_step(score, y[t])
         if b != 0.0:
             # scale_add(X, t, 1.0, b, ...) spelled out (see olearn.linear)

@@ -99,7 +99,7 @@ from numba.extending import overload
 from ._l1ball import FEASIBLE, project_l1_halfspace
 from ..base import FrozenParameterError, check_positive
 from .core import (SCALE, SQNORM, UPDATE_ON, LinearClassifier, move_coord,
-                     predict_round, scale_add)
+                     predict_round, refused_row, scale_add)
 _NORM_SLACK = 1e-12          # relative rounding allowance on ||w|| <= beta
 
 
@@ -228,6 +228,8 @@ def objective_regularized_pass(X, y, v, z, state, mistakes, margins, alpha,
     size = nonzero_coords(v, idx) if sizes.shape[0] else 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         p = y[t] * score
         if not (on_mistake and p > 0.0):
             a, b = objective_regularized_step(p, sq, alpha)
@@ -251,6 +253,8 @@ def l2_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
     in_ball = beta * beta * (1.0 + _NORM_SLACK)
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         p = y[t] * score
         if not (on_mistake and p > 0.0) and (p < 1.0 or state[SQNORM] > in_ball):
             a, b = l2_constrained_step(p, sq, max(state[SQNORM], 0.0), beta)
@@ -319,6 +323,8 @@ def l1_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
     in_ball = beta * (1.0 + _NORM_SLACK)
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         p = y[t] * score
         violated = (p < 1.0 and sq > 0.0) or aux[0] > in_ball
         if not (on_mistake and p > 0.0) and violated:

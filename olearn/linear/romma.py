@@ -51,7 +51,8 @@ If ``W`` overflows, the pass raises :class:`olearn.base.NonFiniteModelError`.
 from numba import njit
 import numpy as np
 
-from .core import SQNORM, LinearClassifier, exact_sqnorm, predict_round, scale_add
+from .core import (SQNORM, LinearClassifier, exact_sqnorm, predict_round,
+                   refused_row, scale_add)
 
 #: ``X W - s^2 <= PARALLEL_TOL * X W`` counts as ``x_t`` parallel to ``w_t``
 #: (the difference is then at the level of its rounding error).
@@ -107,6 +108,8 @@ def romma_pass(X, y, v, z, state, mistakes, margins, aggressive, error):
     n_updates = 0
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
+        if refused_row(X, t, sq):  # check_values' tests, in the pass
+            return -1 - t
         margin = y[t] * score
         if (margin < 1.0) if aggressive else (margin <= 0.0):
             c, d = romma_coefficients(score, sq, state[SQNORM], y[t])
