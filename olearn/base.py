@@ -84,6 +84,7 @@ Scoring sums duplicate CSR entries as ``fit`` does (``canonical``).
 ``shuffle`` must be a bool and ``random_state`` a valid numpy seed; both are
 checked on every ``fit`` and ``partial_fit`` call, naming the parameter.
 """
+import contextlib
 import copy
 import numbers
 
@@ -259,29 +260,21 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         ``random_state``.  The online record covers every round of every pass.
         """
         self._check_run_params()
-        # a refit refused by the pass's own input checks keeps the previous
-        # model: _init_state allocates new arrays, so the old ones are intact
-        previous = dict(self.__dict__) if self._values_checked_in_pass else None
+        previous = self._before_fresh_state()
         X, y, labels = self._validate(X, y, reset=True)
         self._set_classes(labels)
         self._init_state(X.shape[1])
         self._reset_record()
         y_pm = self._encode(y)
         rng = check_random_state(self.random_state)
-        for epoch in range(self.n_epochs):
-            try:
+        with self._keeping_on_refusal(previous):
+            for epoch in range(self.n_epochs):
                 if self.shuffle:
                     order = rng.permutation(X.shape[0])
                     self._guarded_run(X[order], y_pm[order], fresh=epoch == 0,
                                       rows=order)
                 else:
                     self._guarded_run(X, y_pm, fresh=epoch == 0)
-            except ValueError as error:
-                if previous is not None and getattr(error, "refused_input",
-                                                    False):
-                    self.__dict__.clear()
-                    self.__dict__.update(previous)
-                raise
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -292,6 +285,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         first_call = not hasattr(self, "classes_")
         self._check_run_params()
+        previous = self._before_fresh_state() if first_call else None
         if not first_call:
             self._check_frozen()
         X, y, labels = self._validate(X, y, reset=first_call)
@@ -316,8 +310,28 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             self._set_classes(target, from_classes=classes is not None)
             self._init_state(X.shape[1])
             self._reset_record()
-        self._guarded_run(X, self._encode(y), fresh=first_call)
+        with self._keeping_on_refusal(previous):
+            self._guarded_run(X, self._encode(y), fresh=first_call)
         return self
+
+    def _before_fresh_state(self):
+        """What :meth:`_keeping_on_refusal` puts back: the attributes before a
+        call that starts from a fresh state (``fit``, a first ``partial_fit``).
+        ``_init_state`` allocates new arrays, so the previous ones stay intact.
+        Only for the learners whose pass checks the input values."""
+        return dict(self.__dict__) if self._values_checked_in_pass else None
+
+    @contextlib.contextmanager
+    def _keeping_on_refusal(self, previous):
+        """Input the pass refused (an error with ``refused_input``) leaves the
+        estimator as before the call, as the up-front checks did."""
+        try:
+            yield
+        except ValueError as error:
+            if previous is not None and getattr(error, "refused_input", False):
+                self.__dict__.clear()
+                self.__dict__.update(previous)
+            raise
 
     def decision_function(self, X):
         """Score of each row under the current model; > 0 means ``classes_[1]``."""

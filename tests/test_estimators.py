@@ -395,6 +395,9 @@ FIT_ERRORS = {  # name: (X, y, fragment of the message)
     "nan-y": (X_OK, np.where(Y_OK > 0, 1.0, np.nan), "NaN"),
     "2-D-y": (X_OK, np.column_stack([Y_OK, Y_OK]), "1d array"),
 }
+#: faults in the values of X, which the linear learners' passes test on each
+#: row before using it (``_values_checked_in_pass``), instead of a scan before
+VALUE_ERRORS = ("nan", "inf", "nan-csr", "inf-csr", "none-objects")
 BAD_PARAMS = {
     "C=0": (PA(C=0), "C must be a finite number > 0"),
     "C<0": (PA(C=-1.0, variant="PA-I"), "C must be a finite number > 0"),
@@ -422,7 +425,7 @@ def no_compiled_code(monkeypatch):
 
 @pytest.mark.parametrize("make", [Perceptron, lambda: PA(variant="PA-I")],
                          ids=["Perceptron", "PA-I"])
-@pytest.mark.parametrize("case", FIT_ERRORS)
+@pytest.mark.parametrize("case", [c for c in FIT_ERRORS if c not in VALUE_ERRORS])
 @pytest.mark.parametrize("method", ["fit", "partial_fit"])
 def test_bad_input_raises_before_compiled_code(make, case, method, no_compiled_code):
     X, y, fragment = FIT_ERRORS[case]
@@ -431,6 +434,33 @@ def test_bad_input_raises_before_compiled_code(make, case, method, no_compiled_c
             make().fit(X, y)
         else:
             make().partial_fit(X, y, classes=[-1, 1])
+
+
+
+@pytest.mark.parametrize("make", [Perceptron, lambda: PA(variant="PA-I")],
+                         ids=["Perceptron", "PA-I"])
+@pytest.mark.parametrize("case", VALUE_ERRORS)
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_bad_values_are_refused_by_the_pass(make, case, method, monkeypatch):
+    """The same error as the up-front check, the pass stops at the faulty row
+    (it returns ``-1 - t``), and the estimator is left as before the call."""
+    X, y, fragment = FIT_ERRORS[case]
+    model = make()
+    assert model._values_checked_in_pass
+    returned = []
+    learn = type(model)._learn
+    monkeypatch.setattr(type(model), "_learn",
+                        lambda *a: returned.append(learn(*a)) or returned[-1])
+    before = dict(model.__dict__)
+    with pytest.raises(ValueError, match=fragment):
+        if method == "fit":
+            model.fit(X, y)
+        else:
+            model.partial_fit(X, y, classes=[-1, 1])
+    bad_rows = np.flatnonzero(~np.isfinite(np.asarray(
+        X.toarray() if sp.issparse(X) else X, dtype=float)).all(axis=1))
+    assert returned == [-1 - bad_rows[0]]
+    assert model.__dict__.keys() == before.keys()   # not fitted
 
 
 @pytest.mark.parametrize("case", BAD_PARAMS)
@@ -451,8 +481,6 @@ def test_bad_input_to_a_fitted_model(make, monkeypatch):
                         lambda *a: pytest.fail("compiled code ran on invalid input"))
     with pytest.raises(ValueError, match="X has 4 features, but .* expecting 5"):
         model.partial_fit(X[:, :4], y)
-    with pytest.raises(ValueError, match="NaN"):
-        model.partial_fit(_nan(X), y)
     for method in (model.predict, model.decision_function):
         with pytest.raises(ValueError, match="X has 6 features, but .* expecting 5"):
             method(np.hstack([X, X[:, :1]]))
@@ -464,6 +492,16 @@ def test_bad_input_to_a_fitted_model(make, monkeypatch):
             method(np.zeros((0, 5)))
     assert_array_equal(model.coef_, coef)
     assert model.n_rounds_ == rounds
+    monkeypatch.undo()   # values are checked by the pass, which stops at the row
+    state = {k: (v.copy() if isinstance(v, np.ndarray) else v)
+             for k, v in model.__dict__.items()}
+    for call in (model.partial_fit, model.fit):
+        with pytest.raises(ValueError, match="NaN"):
+            call(_nan(X), y)
+        assert model.__dict__.keys() == state.keys()
+        for key, value in state.items():   # the buffers are scratch past n_rounds_
+            if not key.endswith("_buffer"):
+                assert_array_equal(model.__dict__[key], value, err_msg=key)
 
 
 # -- other input forms ------------------------------------------------------------
