@@ -2,7 +2,9 @@
 
 ``OnlineClassifier`` turns a compiled one-pass loop into a scikit-learn
 classifier.  It owns everything that is not the algorithm: input validation
-(before any compiled code runs), the mapping of any two class labels to
+(the structure of ``X`` and ``y`` before any compiled code runs; the values
+before it too, or, for learners with ``_values_checked_in_pass``, by the
+pass on each row before using it), the mapping of any two class labels to
 -1/+1, epochs and shuffling for ``fit``, and the online record
 
 ``mistakes_``
@@ -59,10 +61,16 @@ learned nothing must not be returned):
   normal float64 -- it underflows below 2.2e-308 (features around 1e-160 or
   smaller) or overflows to inf (around 1e154 or larger) -- raises
   :class:`FeatureRangeError` (a ``ValueError``) naming the row and the fix
-  (rescale, e.g. ``MaxAbsScaler``), before anything is learned.  The check
+  (rescale, e.g. ``MaxAbsScaler``), and the call learns nothing.  The check
   rides on the finiteness pass (the extreme exponents of the values; the
   rows are only summed when those leave the safe band), about 0.1% of a
-  Perceptron pass.  Learners that see rows only normalised by their L1 norm
+  Perceptron pass.  The linear learners (``_values_checked_in_pass``) skip
+  that scan -- a second read of every value, about 10% of a Perceptron fit
+  -- and test each row's ``||x_t||^2``, which their pass computes anyway,
+  before using it (:func:`olearn.linear.core.refused_row`); at a refused
+  row the call is undone, ``fit`` and a first ``partial_fit`` included
+  (the estimator is left exactly as before the call), and the error is the
+  one the scan raises.  Learners that see rows only normalised by their L1 norm
   (the Winnows: ``_checks_row_norms = False``) learn any scale and are
   exempt.
 * during a pass, a model that turns NaN/inf (or a learner's own overflow
