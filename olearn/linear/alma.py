@@ -52,7 +52,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ..base import check_positive
-from .core import (SQNORM, LinearClassifier, exact_sqnorm, move_coord,
+from .core import (HUGE, SQNORM, TINY, LinearClassifier, exact_sqnorm, move_coord,
                    predict_round, refused_row, scale_add)
 
 #: slots of the ALMA state: Gentile's k; the scale of theta; ``||theta||_p`` is
@@ -235,10 +235,13 @@ def almap_update(X, t, step, p, v, z, state, theta, alma):
 @njit(cache=True)
 def alma_pass(X, y, v, z, state, mistakes, margins, theta, alma, p, alpha, B, C):
     n_updates = 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         norm_x = math.sqrt(sq) if p == 2.0 else row_pnorm(X, t, p)
         if norm_x == 0.0:
             continue
@@ -252,7 +255,7 @@ def alma_pass(X, y, v, z, state, mistakes, margins, theta, alma, p, alpha, B, C)
                              theta, alma)
             alma[K] += 1.0
             n_updates += 1
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 class ALMA(LinearClassifier):

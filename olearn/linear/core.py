@@ -57,8 +57,9 @@ def predict_round(X, t, y, v, state, mistakes, margins):
     return score, sq
 
 
-_TINY = float(np.finfo(np.float64).tiny)
-_HUGE = float(np.finfo(np.float64).max)
+#: the normal range of float64, which ``||x_t||^2`` must not leave
+TINY = float(np.finfo(np.float64).tiny)
+HUGE = float(np.finfo(np.float64).max)
 
 
 @njit(inline="always")
@@ -70,12 +71,20 @@ def refused_row(X, t, sq):
     is NaN or infinite or the sum overflows; below the smallest normal float
     for a nonzero row (0 < sq, or an underflow to 0) when it underflows.  So
     a pass that tests every row before using it makes the up-front scan of
-    the values unnecessary (``_values_checked_in_pass``); one comparison per
-    row on the common path.
+    the values unnecessary (``_values_checked_in_pass``).  Each pass calls it
+    only when ``sq`` is outside ``[TINY, HUGE]`` and leaves its loop with
+    ``break`` at a refused row, returning ``-1 - t`` after it::
+
+        if not TINY <= sq <= HUGE:
+            if refused_row(X, t, sq):
+                refused = t
+                break
+
+    (measured on the Perceptron's pass: with the range test inside this
+    function, or a ``return`` in the loop, the pass is 8-10% slower; written
+    so, it costs nothing measurable).
     """
-    if _TINY <= sq <= _HUGE:
-        return False
-    if not sq <= _HUGE:
+    if not sq <= HUGE:
         return True
     return sq > 0.0 or row_has_nonzero(X, t)
 

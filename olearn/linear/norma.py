@@ -25,7 +25,7 @@ from numba import njit
 
 from .._rows import row_axpy, row_has_nonzero
 from ..base import check_positive
-from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
+from .core import (DRIFT_RATIO, HUGE, SCALE, SQNORM, SUM_SCALE, TINY, LinearClassifier,
                    exact_sqnorm, predict_round, refused_row, rescale)
 
 SCHEDULES = ("constant", "sqrt")
@@ -41,10 +41,13 @@ def norma_coefficients(margin, eta, lam, rho, y):
 def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
                decay, t0):
     n_updates = 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         eta_t = eta / math.sqrt(t0 + t + 1.0) if decay else eta
         a, b = norma_coefficients(y[t] * score, eta_t, lam, rho, y[t])
         # the round changes w if it shrinks a nonzero w or adds a nonzero row
@@ -71,7 +74,7 @@ def norma_pass(X, y, v, z, state, mistakes, margins, eta, lam, rho,
                 row_axpy(X, t, step * state[SUM_SCALE], z)
         if drifts:
             state[SQNORM] = exact_sqnorm(v, state)
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 class NORMA(LinearClassifier):

@@ -29,9 +29,8 @@ from numba import njit
 
 from ..base import check_positive
 from .._rows import row_axpy, row_has_nonzero
-from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, UPDATE_ON,
-                   LinearClassifier, exact_sqnorm, predict_round,
-                   refused_row)
+from .core import (DRIFT_RATIO, HUGE, SCALE, SQNORM, SUM_SCALE, TINY, UPDATE_ON,
+                   LinearClassifier, exact_sqnorm, predict_round, refused_row)
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -52,10 +51,13 @@ def pa_tau(loss, sq, C, capped, gamma):
 def pa_pass(X, y, v, z, state, mistakes, margins,
             C, capped, gamma, epsilon, on_mistake):
     n_updates = 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         if on_mistake and y[t] * score > 0.0:  # update_on="mistake": correct
             continue
         tau = pa_tau(max(0.0, epsilon - y[t] * score), sq, C, capped, gamma)
@@ -75,7 +77,7 @@ def pa_pass(X, y, v, z, state, mistakes, margins,
             # with gamma > 0 an all-zero row gets tau > 0 but changes nothing
             if sq > 0.0 or row_has_nonzero(X, t):
                 n_updates += 1
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 class PA(LinearClassifier):

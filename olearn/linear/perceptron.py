@@ -2,9 +2,8 @@
 from numba import njit
 
 from .._rows import row_axpy, row_has_nonzero
-from .core import (DRIFT_RATIO, SCALE, SQNORM, SUM_SCALE, LinearClassifier,
-                   exact_sqnorm, predict_round,
-                   refused_row)
+from .core import (DRIFT_RATIO, HUGE, SCALE, SQNORM, SUM_SCALE, TINY, LinearClassifier,
+                   exact_sqnorm, predict_round, refused_row)
 
 
 @njit(cache=True)
@@ -20,10 +19,13 @@ def perceptron_step(score, y):
 @njit(cache=True)
 def perceptron_pass(X, y, v, z, state, mistakes, margins):
     n_updates = 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         b = perceptron_step(score, y[t])
         if b != 0.0:
             # scale_add(X, t, 1.0, b, ...) spelled out (see olearn.linear)
@@ -40,7 +42,7 @@ def perceptron_pass(X, y, v, z, state, mistakes, margins):
             # an all-zero row changes nothing and is not an update
             if sq > 0.0 or row_has_nonzero(X, t):
                 n_updates += 1
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 class Perceptron(LinearClassifier):

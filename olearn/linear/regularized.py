@@ -98,8 +98,8 @@ from numba.extending import overload
 
 from ._l1ball import FEASIBLE, project_l1_halfspace
 from ..base import FrozenParameterError, check_positive
-from .core import (SCALE, SQNORM, UPDATE_ON, LinearClassifier, move_coord,
-                     predict_round, refused_row, scale_add)
+from .core import (HUGE, SCALE, SQNORM, TINY, UPDATE_ON, LinearClassifier, move_coord,
+                   predict_round, refused_row, scale_add)
 _NORM_SLACK = 1e-12          # relative rounding allowance on ||w|| <= beta
 
 
@@ -226,10 +226,13 @@ def objective_regularized_pass(X, y, v, z, state, mistakes, margins, alpha,
                                on_mistake, sigma, sizes, idx, keys):
     n_updates = 0
     size = nonzero_coords(v, idx) if sizes.shape[0] else 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         p = y[t] * score
         if not (on_mistake and p > 0.0):
             a, b = objective_regularized_step(p, sq, alpha)
@@ -242,7 +245,7 @@ def objective_regularized_pass(X, y, v, z, state, mistakes, margins, alpha,
                     size = _truncate_all(v, z, state, sigma, idx, keys)
         if sizes.shape[0]:
             sizes[t] = size
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 @njit(cache=True)
@@ -251,10 +254,13 @@ def l2_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
     n_updates = 0
     size = nonzero_coords(v, idx) if sizes.shape[0] else 0
     in_ball = beta * beta * (1.0 + _NORM_SLACK)
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         p = y[t] * score
         if not (on_mistake and p > 0.0) and (p < 1.0 or state[SQNORM] > in_ball):
             a, b = l2_constrained_step(p, sq, max(state[SQNORM], 0.0), beta)
@@ -267,7 +273,7 @@ def l2_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
                     size = _truncate_all(v, z, state, sigma, idx, keys)
         if sizes.shape[0]:
             sizes[t] = size
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 @njit(cache=True)
@@ -321,10 +327,13 @@ def l1_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
                         on_mistake, sigma, sizes, aux, supp, cand, mark, work):
     n_updates = 0
     in_ball = beta * (1.0 + _NORM_SLACK)
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         p = y[t] * score
         violated = (p < 1.0 and sq > 0.0) or aux[0] > in_ball
         if not (on_mistake and p > 0.0) and violated:
@@ -343,7 +352,7 @@ def l1_constrained_pass(X, y, v, z, state, mistakes, margins, beta,
                     aux[2] = kept
         if sizes.shape[0]:
             sizes[t] = int(aux[2])
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 # -- estimators ------------------------------------------------------------------

@@ -51,7 +51,7 @@ If ``W`` overflows, the pass raises :class:`olearn.base.NonFiniteModelError`.
 from numba import njit
 import numpy as np
 
-from .core import (SQNORM, LinearClassifier, exact_sqnorm, predict_round,
+from .core import (HUGE, SQNORM, TINY, LinearClassifier, exact_sqnorm, predict_round,
                    refused_row, scale_add)
 
 #: ``X W - s^2 <= PARALLEL_TOL * X W`` counts as ``x_t`` parallel to ``w_t``
@@ -106,10 +106,13 @@ def norm_error_growth(c, d, score, sq, sqnorm, new):
 def romma_pass(X, y, v, z, state, mistakes, margins, aggressive, error):
     """One pass; ``error[0]`` is the estimated relative error of ``state[SQNORM]``."""
     n_updates = 0
+    refused = -1  # the row the pass refused, if any
     for t in range(y.shape[0]):
         score, sq = predict_round(X, t, y[t], v, state, mistakes, margins)
-        if refused_row(X, t, sq):  # check_values' tests, in the pass
-            return -1 - t
+        if not TINY <= sq <= HUGE:  # rare: check_values' tests, in the pass
+            if refused_row(X, t, sq):
+                refused = t
+                break
         margin = y[t] * score
         if (margin < 1.0) if aggressive else (margin <= 0.0):
             c, d = romma_coefficients(score, sq, state[SQNORM], y[t])
@@ -123,7 +126,7 @@ def romma_pass(X, y, v, z, state, mistakes, margins, aggressive, error):
                     state[SQNORM] = exact_sqnorm(v, state)
                     error[0] = 0.0
                 n_updates += 1
-    return n_updates
+    return n_updates if refused < 0 else -1 - refused
 
 
 class ROMMA(LinearClassifier):
