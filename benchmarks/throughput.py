@@ -497,7 +497,7 @@ def main(argv=None):
     print()
     print(table(["learner", "stream", "olearn ex/s", "peer ex/s",
                  "ratio olearn/peer", "olearn loop-only ex/s",
-                 "validation share of olearn fit", "max rel. weight diff"],
+                 "share of olearn fit outside the loop", "max rel. weight diff"],
                 throughput, args.markdown))
     print()
     print("Peer: " + "; ".join(f"{row.name} = {row.peer_name}"
