@@ -65,6 +65,26 @@ def _token_end(buf, i, n):
     return i
 
 
+@njit(inline="always")
+def _scan_digits(buf, i, n, mantissa, n_significant, exact):
+    """Digits from ``i`` into the mantissa: ``(end, n_read, mantissa,
+    n_significant, exact)``.  Leading zeros are not significant; beyond 18
+    significant digits the mantissa is no longer exact (``exact`` False)."""
+    start = i
+    while i < n:
+        d = np.int64(buf[i]) - 48
+        if d < 0 or d > 9:
+            break
+        if mantissa != 0 or d != 0:
+            n_significant += 1
+            if n_significant <= 18:
+                mantissa = mantissa * 10 + d
+            else:
+                exact = False
+        i += 1
+    return i, i - start, mantissa, n_significant, exact
+
+
 @njit(cache=True)
 def _scan_float(buf, i, n):
     """Read the token at ``i``: ``(ok, value, end)``.
@@ -77,37 +97,14 @@ def _scan_float(buf, i, n):
         negative = buf[i] == 45
         i += 1
     mantissa = np.int64(0)
-    n_significant = 0
     exponent = 0
-    n_digits = 0
-    exact = True
-    while i < n:
-        d = np.int64(buf[i]) - 48
-        if d < 0 or d > 9:
-            break
-        n_digits += 1
-        if mantissa != 0 or d != 0:
-            n_significant += 1
-            if n_significant <= 18:
-                mantissa = mantissa * 10 + d
-            else:
-                exact = False
-        i += 1
+    i, n_digits, mantissa, n_significant, exact = _scan_digits(
+        buf, i, n, mantissa, 0, True)
     if i < n and buf[i] == 46:  # '.'
-        i += 1
-        while i < n:
-            d = np.int64(buf[i]) - 48
-            if d < 0 or d > 9:
-                break
-            n_digits += 1
-            exponent -= 1
-            if mantissa != 0 or d != 0:
-                n_significant += 1
-                if n_significant <= 18:
-                    mantissa = mantissa * 10 + d
-                else:
-                    exact = False
-            i += 1
+        i, n_fraction, mantissa, n_significant, exact = _scan_digits(
+            buf, i + 1, n, mantissa, n_significant, exact)
+        n_digits += n_fraction
+        exponent -= n_fraction
     if n_digits == 0:
         exact = False
     if i < n and (buf[i] == 101 or buf[i] == 69):  # 'e', 'E'
