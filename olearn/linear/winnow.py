@@ -218,6 +218,22 @@ def _multiply(m, e, j, f):
 
 
 @njit(cache=True)
+def _pass_counts(m, e, seen):
+    """``(features not yet present in the model, feature weights with a
+    nonzero exponent)`` (the always-on feature excluded), counted at the start
+    of each pass (O(d), as the estimator's snapshot of the state) and kept up
+    to date by it."""
+    n_unseen = 0
+    for j in range(seen.shape[0]):
+        n_unseen += seen[j] == 0
+    n_exponents = 0
+    for j in range(seen.shape[0]):
+        for c in range(m.shape[1]):
+            n_exponents += e[j, c] != 0
+    return n_unseen, n_exponents
+
+
+@njit(cache=True)
 def row_is_finite(data, lo, hi):
     """Whether every value of ``data[lo:hi]`` is finite (the rare path of the
     pass's check: its sum of the row's values is NaN or inf)."""
@@ -444,6 +460,10 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
     data, idx, indptr = winnow_parts(X, columns)
     csr = is_csr(X)  # a constant in each compiled loop
     n_idx = np.uintp(idx.shape[0])
+    # what the score pass can skip: marking features already present (all
+    # of them, once every feature is), and the exponent test of the weights
+    # while no feature weight has a nonzero exponent
+    n_unseen, n_exponents = _pass_counts(m, e, seen)
     for t in range(y.shape[0]):
         lo, hi, off = winnow_span(X, indptr, t)
         yt = y[t]
@@ -451,31 +471,54 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         xsum = 0.0
         dot = 0.0
         low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
-        for k in range(lo, hi):
-            # CSR: a later nonzero's weights (this row's or the next ones');
-            # dense rows are read in order
-            ahead = k + np.uintp(PREFETCH)
-            if csr and ahead < n_idx:
-                prefetch(flat, n_models * np.uintp(idx[ahead]))
-            x = data[k]
-            # a zero, or a refused negative value; the common case of the
-            # input tested first (CSR: nonzeros, dense rows: mostly zeros).
-            # NaN fails both tests: it goes on to the sums (see below)
-            if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
-                if x < 0.0:  # refused: the caller raises (the pass is undone)
-                    return -1 - t
-                continue
-            j = np.uintp(idx[k - off])
-            seen[j] = 1  # the row's features are now present in the model
-            xsum += x
-            w = flat[n_models * j]
-            if balanced:
-                wv = flat[n_models * j + cv]
-                low = min(low, min(w, wv))
-                w -= wv
-            else:
-                low = min(low, w)
-            dot += x * w
+        if n_unseen > 0 or n_exponents > 0:
+            # the general loop: marks the row's features present in the
+            # model and flags a weight with a nonzero exponent
+            for k in range(lo, hi):
+                # CSR: a later nonzero's weights (this row's or the next
+                # ones'); dense rows are read in order
+                ahead = k + np.uintp(PREFETCH)
+                if csr and ahead < n_idx:
+                    prefetch(flat, n_models * np.uintp(idx[ahead]))
+                x = data[k]
+                # a zero, or a refused negative value; the common case of
+                # the input tested first (CSR: nonzeros, dense rows: mostly
+                # zeros).  NaN fails both tests: it goes on to the sums
+                if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
+                    if x < 0.0:  # refused: the caller raises (pass undone)
+                        return -1 - t
+                    continue
+                j = np.uintp(idx[k - off])
+                if not seen[j]:  # now present in the model
+                    seen[j] = 1
+                    n_unseen -= 1
+                xsum += x
+                w = flat[n_models * j]
+                if balanced:
+                    wv = flat[n_models * j + cv]
+                    low = min(low, min(w, wv))
+                    w -= wv
+                else:
+                    low = min(low, w)
+                dot += x * w
+        else:
+            # every feature present, every feature weight plain: the same
+            # sums, without the byte store and the running minimum
+            for k in range(lo, hi):
+                ahead = k + np.uintp(PREFETCH)
+                if csr and ahead < n_idx:
+                    prefetch(flat, n_models * np.uintp(idx[ahead]))
+                x = data[k]
+                if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
+                    if x < 0.0:
+                        return -1 - t
+                    continue
+                j = np.uintp(idx[k - off])
+                w = flat[n_models * j]
+                if balanced:
+                    w -= flat[n_models * j + cv]
+                xsum += x
+                dot += x * w
         # xsum, a sum of values > 0 (or NaN), is NaN or inf iff a value of
         # the row is, or the finite ones overflow it: one test per row
         if not xsum <= MAX_FLOAT and not row_is_finite(data, lo, hi):
@@ -636,10 +679,13 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                     m[wi] = new
                     changed = True
                 elif m[wi] != 0.0:
+                    before = e[wi] != 0
                     _multiply(m, e, wi, f)
                     changed = True
                     if m[wi] == 0.0:
                         istate[N_ZEROED] += 1
+                    if j != b:
+                        n_exponents += (e[wi] != 0) - before
         if changed:
             n_updates += 1
         if not vote_correct:
