@@ -411,11 +411,19 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
     helper taking arrays is called on the common path (a call with array
     arguments costs reference-count updates).  Per row:
 
-    1. one pass over the nonzeros that marks them present in the model and
-       accumulates ``sum_j x_j (u_j - v_j)`` and ``sum_j x_j`` from the
-       mantissas; if a feature weight of the row has a nonzero exponent, or
-       the always-on weight a positive one, the row is scored again by
-       :func:`winnow_score` (rare).  The row's values are checked on the
+    1. one pass over the nonzeros that accumulates ``sum_j x_j (u_j - v_j)``
+       and ``sum_j x_j`` from the mantissas, marks the features present in
+       the model and flags a weight with a nonzero exponent (a negative
+       mantissa: ``min`` of the mantissas < 0); if one has, or the always-on
+       weight a positive exponent, the row is scored again by
+       :func:`winnow_score` (rare).  While every feature is present and no
+       feature weight has a nonzero exponent (two counts, taken at the
+       start of the pass by :func:`_pass_counts` and kept up to date: the
+       general update is the only place an exponent changes) the loop skips
+       the byte store and the running minimum -- the same sums, 10-15% of
+       a loop (MBW 48 -> 44 ms on the benchmark stream, whose 50,000
+       features are all present after 4% of the rows; a vocabulary that is
+       never exhausted keeps the general loop).  The row's values are checked on the
        way (the up-front scan of :func:`check_values` is skipped): a
        negative value stops the pass at once, and ``xsum`` -- NaN or inf iff
        a value is NaN or inf, or the finite ones overflow it -- is tested
