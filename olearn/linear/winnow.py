@@ -780,7 +780,7 @@ def _to_log(m, e):
 
 
 class NegativeValueError(ValueError):
-    """A negative feature value met by a training pass (``row`` of the pass's rows)."""
+    """A negative feature value in the row a training pass refused (``row`` of the pass's rows)."""
 
     def __init__(self, row, col, value):
         super().__init__(f"negative value {value!r} at row {row}, column {col}")
