@@ -329,8 +329,8 @@ def markdown(sessions, args):
                     f"({1e3 * r['fit_seconds']:.1f} ms against "
                     f"{1e3 * n / TARGET:.1f} ms).")
     lines.append(
-        f"- `fit` minus the loop (validation, state set-up; x >= 0 is checked by "
-        f"the loop, which reads every value anyway): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
+        f"- `fit` minus the loop (validation, state set-up; the values -- x >= 0, "
+        f"no NaN or inf -- are checked by the loop, which reads every value anyway): {1e3 * min(overhead):.1f} to {1e3 * max(overhead):.1f} ms per fit; "
         f"the 2M target leaves {1e3 * n / TARGET:.1f} ms per fit in all.")
     s = score["loop_seconds"]
     parts = []
@@ -350,11 +350,13 @@ def markdown(sessions, args):
         f"- Per-nonzero cost of the balanced learners. Every round scores its row: "
         f"{score['loop_ns_per_nonzero']:.2f} ns per nonzero ({1e3 * s:.1f} ms for the "
         f"stream): load the column index and value, load u_j and v_j (side by side: one "
-        f"random access into a {16 * (rows[0]['d'] + 1) / 1e3:.0f} kB array), mark the "
-        f"feature seen (one byte store), a running minimum of the mantissas (a "
-        f"negative one flags a nonzero exponent), and "
+        f"random access into a {16 * (rows[0]['d'] + 1) / 1e3:.0f} kB array) and "
         f"the sequential sums of x_j and x_j (u_j - v_j) -- kept in the reference's "
-        f"order, without `fastmath`, so the results stay bit-identical. "
+        f"order, without `fastmath`, so the results stay bit-identical; marking the "
+        f"feature present (a byte store) and a running minimum of the mantissas (a "
+        f"negative one flags a nonzero exponent) are left out once every feature is "
+        f"present (on this uniform stream, after 4% of the rows) and while no "
+        f"feature weight has a nonzero exponent (throughout this stream). "
         + "; ".join(parts) + " (a multiply per weight, one range test per feature, MBW "
         "also a division x_j / (1 + sum x) and its two factors).")
     lines.append(
@@ -382,10 +384,17 @@ def markdown(sessions, args):
         "cost 9-12% of a loop); unsigned indices (`np.uintp` position and "
         "column: no negative-index test, 1.4-1.5x on every loop); the CSR triple "
         "taken apart once per pass, not per row (four reference-count calls a row); "
+        "a second score loop without the byte store marking a feature present and "
+        "without the running minimum of the mantissas, taken once every feature is "
+        "present and while no feature weight has a nonzero exponent (two counts "
+        "kept by the pass; MBW loop 48 -> 44 ms, BW 38 -> 33, PW 31 -> 26.5; "
+        "the same sums, bit-identical); "
         "u_j and v_j side by side in one 2-D array indexed flat with a constant "
         "stride (one cache line per feature; the vote sums and the credits when "
-        "each was last added likewise); x >= 0 checked by the score pass instead "
-        "of a separate scan of the values (3.5 ms a fit); "
+        "each was last added likewise); the values checked by the score pass "
+        "instead of separate scans (x >= 0: one comparison per nonzero; NaN and "
+        "inf: one test per row of the sum of its values, NaN or inf iff a value "
+        "is or the finite ones overflow; each scan cost about 3.5 ms a fit); "
         "no helper with array arguments on the per-row or "
         "per-weight path (each such call, or an inlined helper binding arrays, costs "
         "reference-count updates; with the "
@@ -408,7 +417,21 @@ def markdown(sessions, args):
         "in a separate vectorised pass (AVX-512 divisions) made the loop slower "
         "(66 -> 78 ms), as did the voted learner's pending-vote flush as an "
         "inlined helper (reference-count calls per feature: 4x slower), so the "
-        "row's pending votes are added in one loop of their own before its update.")
+        "row's pending votes are added in one loop of their own before its update. "
+        "Issue 19 (MBW loop 44 ms at the time, interleaved best-of runs): two "
+        "accumulators for the score's sums (not bit-identical, and no faster: the "
+        "loop is not bound by the add latency); the seen mask as a bitmap (1 bit per "
+        "feature, in L1: slower, a read-modify-write per nonzero), as a "
+        "conditional store, with a write prefetch, or stored by the update pass "
+        "instead (no faster); the prefetch 8, 24 or 32 nonzeros ahead (no "
+        "faster) or with a bound test per row (slower); u_j and v_j updated as one "
+        "16-byte vector (one load, multiply, range test and store: no faster); a "
+        "branch-free update pass (every store and queue slot written, 1.5x slower); "
+        "MBW's score and update fused into one loop, the update made ahead of its "
+        "test with the old pair saved and restored when it fails (the next row's "
+        "sum of values summed ahead for the factors: slower, 44 -> 49 ms, the "
+        "loop's registers spill; 40-43 ms only in inexact sketches); the vote "
+        "credits in a register instead of istate (no faster).")
     lines.append(
         "- The voted MBW updates in the same pass: just before a weight changes, it "
         "adds its value times the credits since it last changed to its "

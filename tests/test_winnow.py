@@ -186,6 +186,63 @@ def test_negative_value_found_by_the_pass_leaves_the_model():
                 olearn.Averaged(cls(), weights="correct").fit(fmt(Xn), y)
 
 
+def _state(est):
+    return [a.copy() for a in (est._u, est._ue, est._v, est._ve, est._seen,
+                               est.margins_)]
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -2.0])
+@pytest.mark.parametrize("fmt", [np.asarray, sp.csr_matrix])
+def test_refused_fit_keeps_the_previous_model(bad, fmt):
+    """Values are checked by the training pass (no up-front scan): a fit
+    refused there, late in the stream, raises the up-front check's error and
+    leaves the model of the previous fit, not a fresh one; partial_fit too."""
+    X, y = text_like(n=200)
+    Xb = X.copy()
+    Xb[170, 4] = bad
+    match = "Negative values" if bad == -2.0 else "NaN|infinity"
+    for cls in LEARNERS:
+        est = cls().fit(fmt(X[:120]), y[:120])
+        before = _state(est)
+        for call in (est.fit, est.partial_fit):
+            with pytest.raises(ValueError, match=match):
+                call(fmt(Xb), y)
+            assert est.n_rounds_ == 120
+            for a, b in zip(_state(est), before):
+                assert_array_equal(a, b)
+        assert_array_equal(est.decision_function(X), cls().fit(fmt(X[:120]), y[:120])
+                           .decision_function(X))
+
+
+@pytest.mark.parametrize("fmt", [np.asarray, sp.csr_matrix])
+def test_nonfinite_value_outranks_a_negative_one(fmt):
+    """As the up-front checks: NaN or inf anywhere in X is reported before a
+    negative value, even one in an earlier row or earlier in the same row."""
+    X, y = text_like(n=200)
+    for row, col in ((150, 9), (40, 9)):
+        Xb = X.copy()
+        Xb[40, 2] = -1.0
+        Xb[row, col] = np.nan
+        for cls in LEARNERS:
+            with pytest.raises(ValueError, match="contains NaN"):
+                cls().fit(fmt(Xb), y)
+            Xb[row, col] = np.inf
+            with pytest.raises(ValueError, match="contains infinity"):
+                cls().partial_fit(fmt(Xb), y)
+            Xb[row, col] = np.nan
+
+
+def test_finite_values_whose_sum_overflows_are_learned():
+    """A row whose finite values overflow their sum (inf) is not refused: only
+    NaN and inf values are (the pass's rare path scans such a row)."""
+    X, y = text_like(n=50)
+    X[20, :3] = 1e308
+    for cls in LEARNERS:
+        est = cls().fit(X, y)
+        assert est.n_rounds_ == 50
+        assert_array_equal(est.margins_, cls().fit(sp.csr_matrix(X), y).margins_)
+
+
 def test_parameters_checked_and_frozen():
     X, y = text_like(n=50)
     for bad in (dict(alpha=1.0), dict(beta=1.0), dict(beta=0.0), dict(theta=0.0),

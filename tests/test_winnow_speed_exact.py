@@ -236,3 +236,47 @@ def test_chunks_is_ldexp_at_the_underflow_edge():
             assert np.float64(got).view(np.uint64) == np.float64(want).view(np.uint64), (x, k)
     # the edge is tight: one chunk above it, the largest mantissa is not 0
     assert math.ldexp(math.nextafter(HI, 0.0), CHUNK * (ZERO_BELOW + 1)) > 0.0
+
+
+def with_absent_column(X):
+    """``X`` and one more column that is zero in every row (never present)."""
+    if sp.issparse(X):
+        return sp.hstack([X, sp.csr_matrix((X.shape[0], 1))], format="csr")
+    return np.hstack([X, np.zeros((X.shape[0], 1))])
+
+
+@pytest.mark.parametrize("name", ["bench_quick", "extreme_csr_zeros",
+                                  "extreme_big_factors", "text_dense"])
+def test_fast_score_loop_equals_the_general_one(name):
+    """The score pass has two loops: the general one (marks the row's features
+    present, flags weights with a nonzero exponent) and one without either,
+    taken while every feature is present and no feature weight has a nonzero
+    exponent.  A feature that never occurs keeps the pass in the general loop
+    throughout: the results must be the same bit for bit."""
+    X, y = stream(name)
+    for cls in LEARNERS.values():
+        fast = fit(cls, X, y, **params(name))
+        general = fit(cls, with_absent_column(X), y, **params(name))
+        assert fast._seen.all() and not general._seen[-1]   # both loops taken
+        assert_array_equal(fast.mistakes_, general.mistakes_)
+        assert_array_equal(fast.margins_, general.margins_)
+        keep = np.r_[np.arange(X.shape[1]), -1]            # the always-on last
+        for a, b in ((fast._m, general._m), (fast._e, general._e)):
+            assert_array_equal(a, b[keep])
+        assert_array_equal(fast._seen, general._seen[:-1])
+
+
+def test_streams_switch_between_the_score_loops():
+    """The extreme streams move feature weights out of the plain range and
+    back within one fit (chunks of partial_fit show both states with every
+    feature present), so the test above covers the switch both ways."""
+    X, y = stream("extreme_big_factors")
+    est = ModifiedBalancedWinnow(**params("extreme_big_factors"))
+    states = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for rows in np.array_split(np.arange(X.shape[0]), 50):
+            est.partial_fit(X[rows], y[rows], classes=[-1, 1])
+            if est._seen.all():
+                states.add(bool((est._e[:-1] != 0).any()))
+    assert states == {False, True}
