@@ -81,7 +81,7 @@ def baseline_module(rev):
     source = subprocess.run(["git", "show", f"{rev}:olearn/linear/winnow.py"],
                             cwd=root, check=True, capture_output=True,
                             text=True).stdout
-    source = source.replace("from ..base import", "from olearn.base import")
+    source = source.replace("from ..", "from olearn.")  # olearn's own modules
     path = Path(tempfile.mkdtemp()) / "winnow_baseline.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("winnow_baseline", path)
