@@ -507,11 +507,13 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self._check_model()
 
     def _refuse_values(self, X, row):
-        """Raise the error :func:`check_values` raises for ``X`` up front (the
-        learner's pass refused row ``row``, before learning from it); the
-        caller rewinds the pass.  The error carries ``refused_input = True``."""
+        """Raise the error the up-front checks raise for ``X`` (the learner's
+        pass refused row ``row``, before learning from it): :func:`check_values`'
+        first, then the learner's own (:meth:`_check_refused_row`); the caller
+        rewinds the pass.  The error carries ``refused_input = True``."""
         try:
             check_values(X, row_norms=self._checks_row_norms)
+            self._check_refused_row(X, row)
         except ValueError as error:
             error.refused_input = True
             raise
@@ -519,6 +521,10 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             f"{type(self).__name__}'s pass refused row {row} of X but "
             f"olearn._checks.check_values accepts X: the two checks disagree "
             f"(an olearn bug; please report it with the row).")
+
+    def _check_refused_row(self, X, row):
+        """The learner's own tests of a row its pass refused, after
+        :func:`check_values`' (none here; the Winnows: x >= 0)."""
 
     # -- a failing round leaves the model as it was ---------------------------
     def _guarded_run(self, X, y_pm, fresh=False, rows=None):

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 from sklearn.utils.extmath import safe_sparse_dot
 
+from .._checks import _HUGE, _TINY
 from .._rows import row_axpy, row_dot_sq, row_has_nonzero
 from ..base import OnlineClassifier
 
@@ -57,9 +58,9 @@ def predict_round(X, t, y, v, state, mistakes, margins):
     return score, sq
 
 
-#: the normal range of float64, which ``||x_t||^2`` must not leave
-TINY = float(np.finfo(np.float64).tiny)
-HUGE = float(np.finfo(np.float64).max)
+#: the normal range of float64, which ``||x_t||^2`` must not leave (the
+#: bounds of :func:`olearn._checks.check_values`)
+TINY, HUGE = _TINY, _HUGE
 
 
 @njit(inline="always")

@@ -61,7 +61,6 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from .._checks import check_values
 from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
                     compiled_rows)
 
@@ -868,17 +867,10 @@ class WinnowClassifier(OnlineClassifier):
             refused.refused_input = True
             raise refused from None
 
-    def _refuse_values(self, X, row):
-        """Raise what the up-front checks raised for ``X``, in their order:
-        :func:`check_values`' error if a value of ``X`` is NaN or infinite
-        (anywhere: it comes first), else :class:`NegativeValueError` for the
-        first negative value of row ``row`` (the pass refused that row, and
-        every row before it passed)."""
-        try:
-            check_values(X, row_norms=self._checks_row_norms)
-        except ValueError as error:
-            error.refused_input = True
-            raise
+    def _check_refused_row(self, X, row):
+        """:class:`NegativeValueError` for the first negative value of row
+        ``row`` (the pass refused that row, every row before it passed;
+        :func:`check_values`' NaN/inf error, anywhere in ``X``, comes first)."""
         if sp.issparse(X):
             lo, hi = X.indptr[row], X.indptr[row + 1]
             values, cols = X.data[lo:hi], X.indices[lo:hi]
@@ -889,7 +881,6 @@ class WinnowClassifier(OnlineClassifier):
         if negative.size:
             k = negative[0]
             raise NegativeValueError(row, int(cols[k]), float(values[k]))
-        super()._refuse_values(X, row)  # the checks disagree: an olearn bug
 
     def _init_state(self, n_features):
         d = n_features + 1  # the last coordinate is the always-on feature
