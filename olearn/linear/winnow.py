@@ -432,7 +432,11 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
        per feature (``u_j`` and ``v_j`` together, MBW's factors computed in
        the pass); the features that fail the test and the always-on feature
        go through the general per-weight update (``_multiply`` when a
-       mantissa leaves ``[LO, HI)``).
+       mantissa leaves ``[LO, HI)``).  The score pass counts the row's
+       zeros, so this pass tests for a zero value only in a row that has
+       one, and whether it stored a weight follows from the count of
+       features it queued (MBW's loop 44.2 -> 43.2 ms, the voted MBW's
+       86.8 -> 82.7 ms, interleaved best-of runs).
 
     Voting (``voting``; ``acc`` not empty): the vote ``A_j = sum_i c_i
     w_i[j]`` is kept lazily per coordinate, in ``acc``, ``acce`` laid out as
@@ -477,6 +481,7 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         # -- score: sum_j x_j (u_j - v_j) over the plain mantissas ----------
         xsum = 0.0
         dot = 0.0
+        n_zero = np.uintp(0)  # explicit zeros in the row (dense: its zeros)
         low = 0.0  # < 0 iff a weight of the row has a nonzero exponent
         if n_unseen > 0 or n_exponents > 0:
             # the general loop: marks the row's features present in the
@@ -494,6 +499,7 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                 if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
                     if x < 0.0:  # refused: the caller raises (pass undone)
                         return -1 - t
+                    n_zero += np.uintp(1)
                     continue
                 j = np.uintp(idx[k - off])
                 if not seen[j]:  # now present in the model
@@ -519,6 +525,7 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                 if (x <= 0.0) if csr else (x == 0.0 or x < 0.0):
                     if x < 0.0:
                         return -1 - t
+                    n_zero += np.uintp(1)
                     continue
                 j = np.uintp(idx[k - off])
                 w = flat[n_models * j]
@@ -592,14 +599,13 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         # the order does not matter.  Voting, each weight first adds its
         # pending vote, and the pass ends with the always-on weight's (k = hi;
         # its update is in the general pass).
-        changed = False
         nq = 0
         for k in range(lo, hi + np.uintp(1 if voting else 0)):
             if voting and k == hi:
                 j = b
             else:
                 x = data[k]
-                if x == 0.0:
+                if n_zero > 0 and x == 0.0:  # only a row with zeros tests
                     continue
                 j = np.uintp(idx[k - off])
             if voting:
@@ -655,14 +661,15 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                 if in_u & in_v:
                     flat[n_models * j] = new_u
                     flat[n_models * j + cv] = new_v
-                    changed = True
                     continue
             elif in_u:
                 flat[n_models * j] = new_u
-                changed = True
                 continue
             queue[nq] = k
             nq += 1
+        # a weight was stored above iff a nonzero of the row was not queued
+        # (no flag set per stored feature)
+        changed = np.uintp(nq) < hi - lo - n_zero
         # general pass: the queued features, then the always-on one (k = hi).
         # A weight with a nonzero exponent whose mantissa stays in range is
         # stored negated, its exponent kept, as _multiply would; otherwise
