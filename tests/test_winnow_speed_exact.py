@@ -10,7 +10,9 @@ seen mask) and test-time scores, computed with that code on four streams --
 the quick benchmark stream of ``benchmarks/throughput.py``, a stream whose
 weights leave the plain-float range with explicit zeros stored in the CSR
 structure, one with factors 1e20 / 1e-20 (exponents of both signs, the
-scaled score), and a dense one.  Past the initial weights (``exp(log
+scaled score), a dense one, and CSR rows of 0 to 9 nonzeros (the ragged
+stream: MBW's update takes two features a step, so odd and even lengths and
+empty rows; digests added later, computed by the code of the same commit).  Past the initial weights (``exp(log
 theta0)``, exact for the default theta0 = 1, 2 -- checked below), only IEEE
 +, *, / and ldexp enter these numbers, so the digests do not depend on the
 platform's libm.
@@ -46,6 +48,9 @@ STORED = {
     'extreme_big_factors/PW': {'n_mistakes': 2447, 'n_updates': 2447, 'record': 'aca8ed26a07536d5', 'state': 'e8187bcb2766364c', 'decision': 'c2ee20ba300fcd6e'},
     'extreme_big_factors/BW': {'n_mistakes': 1658, 'n_updates': 1658, 'record': '7e5b29a94c4d0950', 'state': 'c0f720ab735bb43c', 'decision': '23d9e0d61d132d12'},
     'extreme_big_factors/MBW': {'n_mistakes': 1845, 'n_updates': 1968, 'record': '19d69895821cfc63', 'state': 'a2ebb7caff728487', 'decision': '3b3f89a1d03ebbf6'},
+    'ragged/PW': {'n_mistakes': 1186, 'n_updates': 1186, 'record': 'cd8c1698ce5654c0', 'state': 'eaedd674b9aaba56', 'decision': 'f9e403c5ac6b5f67'},
+    'ragged/BW': {'n_mistakes': 1046, 'n_updates': 1046, 'record': '0c53566dfb932660', 'state': '8251801225498042', 'decision': '7c362e326f170b1b'},
+    'ragged/MBW': {'n_mistakes': 1117, 'n_updates': 2919, 'record': '3c4b05424b97ece2', 'state': '7c4dd983693f15d0', 'decision': 'e2d2c6c0c3140ec2'},
     'text_dense/PW': {'n_mistakes': 791, 'n_updates': 791, 'record': '30c31951438d0d7b', 'state': 'fad691b8b94fdda8', 'decision': 'bf5ccc1c5c53863c'},
     'text_dense/BW': {'n_mistakes': 790, 'n_updates': 790, 'record': '4f8360522436b817', 'state': 'f41d2270b863e8a5', 'decision': '2cb4ca227f3d7371'},
     'text_dense/MBW': {'n_mistakes': 1119, 'n_updates': 2241, 'record': '3f73eeb91dcd47ee', 'state': 'b7f2fd39c044222d', 'decision': '7c826bee13d41c69'},
@@ -80,7 +85,24 @@ def stream(name):
         return sp.csr_matrix(X), y
     if name == "text_dense":
         return text_like(n=3000, d=40, seed=5)
+    if name == "ragged":
+        return ragged_stream()
     raise KeyError(name)
+
+
+def ragged_stream():
+    """CSR rows of 0 to 9 nonzeros, no stored zeros: odd and even lengths
+    and empty rows for MBW's update two features a step (the last one of an
+    odd row alone), 590 of 6,000 rows empty."""
+    rng = np.random.default_rng(11)
+    n, d = 6000, 40
+    lengths = rng.integers(0, 10, n)
+    indices = np.concatenate([np.sort(rng.choice(d, k, replace=False))
+                              for k in lengths]).astype(np.int32)
+    indptr = np.r_[0, np.cumsum(lengths)].astype(np.int32)
+    X = sp.csr_matrix((rng.exponential(size=indices.size), indices, indptr),
+                      shape=(n, d))
+    return X, np.where(X @ rng.standard_normal(d) > 0, 1, -1)
 
 
 def params(name):
@@ -133,7 +155,8 @@ def test_streams_exercise_the_slow_paths():
     assert est._ve.min() < 0
 
 
-@pytest.mark.parametrize("name", ["extreme_csr_zeros", "extreme_big_factors", "text_dense"])
+@pytest.mark.parametrize("name", ["extreme_csr_zeros", "extreme_big_factors",
+                                  "text_dense", "ragged"])
 @pytest.mark.parametrize("weights", ["rounds", "correct"])
 def test_voted_learner_retraces_plain_learner(name, weights):
     """The voted learner updates through the general winnow_update."""
@@ -246,7 +269,7 @@ def with_absent_column(X):
 
 
 @pytest.mark.parametrize("name", ["bench_quick", "extreme_csr_zeros",
-                                  "extreme_big_factors", "text_dense"])
+                                  "extreme_big_factors", "text_dense", "ragged"])
 def test_fast_score_loop_equals_the_general_one(name):
     """The score pass has two loops: the general one (marks the row's features
     present, flags weights with a nonzero exponent) and one without either,
