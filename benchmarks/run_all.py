@@ -42,7 +42,7 @@ SCRIPTS = {
     # start (import and first fit) is cold_start.py's subject
     "throughput": (["--repeats", "5", "--no-compile", "--markdown", "{stdout}"],
                    ["--quick", "--repeats", "2", "--no-compile", "--markdown", "{stdout}"]),
-    "second_order": (["--repeats", "3", "--write", "{md}"],
+    "second_order": (["--repeats", "5", "--write", "{md}"],
                      ["--quick", "--repeats", "1", "--write", "{md}"]),
     "winnow": (["--repeats", "7", "--sessions", "1", "--markdown", "{md}"],
                ["--quick", "--repeats", "2", "--sessions", "1", "--markdown", "{md}"]),
