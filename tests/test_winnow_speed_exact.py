@@ -12,8 +12,9 @@ weights leave the plain-float range with explicit zeros stored in the CSR
 structure, one with factors 1e20 / 1e-20 (exponents of both signs, the
 scaled score), a dense one, and CSR rows of 0 to 9 nonzeros (the ragged
 stream: MBW's update takes two features a step, so odd and even lengths and
-empty rows; digests added later, computed by the code of the same commit).  Past the initial weights (``exp(log
-theta0)``, exact for the default theta0 = 1, 2 -- checked below), only IEEE
+empty rows; digests added later, computed by the code of the same commit).
+Past the initial weights (``exp(log theta0)``, exact for the default
+theta0 = 1, 2 -- checked below), only IEEE
 +, *, / and ldexp enter these numbers, so the digests do not depend on the
 platform's libm.
 
@@ -159,7 +160,8 @@ def test_streams_exercise_the_slow_paths():
                                   "text_dense", "ragged"])
 @pytest.mark.parametrize("weights", ["rounds", "correct"])
 def test_voted_learner_retraces_plain_learner(name, weights):
-    """The voted learner updates through the general winnow_update."""
+    """The voted learner (its pending votes added before each update, in the
+    same compiled pass) retraces the plain learner bit for bit."""
     X, y = stream(name)
     for cls in LEARNERS.values():
         plain = fit(cls, X, y, **params(name))
