@@ -1,6 +1,7 @@
 """Fast input checks run by the estimator base before a learner sees the data
 (the value checks of :func:`check_values` are made by the linear learners'
-passes themselves, row by row: ``OnlineClassifier._values_checked_in_pass``).
+passes and the diagonal second-order pass themselves, row by row:
+``OnlineClassifier._values_checked_in_pass``).
 
 scikit-learn's finiteness test sums the values (about 7 ms per 10^7 values
 here); :func:`assert_finite` reads the exponent bits instead, at memory speed,

@@ -64,10 +64,12 @@ learned nothing must not be returned):
   (rescale, e.g. ``MaxAbsScaler``), and the call learns nothing.  The check
   rides on the finiteness pass (the extreme exponents of the values; the
   rows are only summed when those leave the safe band), about 0.1% of a
-  Perceptron pass.  The linear learners (``_values_checked_in_pass``) skip
-  that scan -- a second read of every value, about 10% of a Perceptron fit
-  -- and test each row's ``||x_t||^2``, which their pass computes anyway,
-  before using it (:func:`olearn.linear.core.refused_row`); at a refused
+  Perceptron pass.  The linear learners and the diagonal second-order
+  pass (``_values_checked_in_pass``) skip that scan -- a second read of
+  every value, about 10% of a Perceptron fit -- and test each row before
+  using it, from a sum their pass computes anyway (``||x_t||^2``:
+  :func:`olearn.linear.core.refused_row`; ``x_t' Sigma x_t`` and bounds on
+  the variances: :func:`olearn.second_order._passes.diag_pass`); at a refused
   row the call is undone, ``fit`` and a first ``partial_fit`` included
   (the estimator is left exactly as before the call), and the error is the
   one the scan raises.  Learners that see rows only normalised by their L1 norm

@@ -9,13 +9,17 @@ file only, not on the modules it calls (rules.py, _covariance_sweep.py,
 _row_access.py); after editing one of them, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
 old rule).
 
-A pass returns the number of updates, or ``-1 - t`` if the step of round
-``t`` is not finite (the pass stops before applying it; the estimator raises).
+:func:`full_pass` returns the number of updates, or ``-1 - t`` if the step
+of round ``t`` is not finite (the pass stops before applying it; the
+estimator raises).  :func:`diag_pass` also makes the input tests of
+:func:`olearn._checks.check_values` on each row before using it (see there).
 """
 import math
 
+import numpy as np
 from numba import njit
 
+from .._checks import _HUGE, _TINY
 from ._covariance_sweep import PENDING, sweep, sweep_parallel
 from ._row_access import row_clear, row_dense, row_entry, row_span
 from .rules import CW_STDEV, rule_step
@@ -129,38 +133,96 @@ def row_moments(X, t, ms, start, stop):
     return m0 + m1, c0 + c1
 
 
+#: float64's normal range narrowed by a factor 4, more than the rounding of
+#: ``chi`` and of the bounds below (a relative error of order ``n eps``)
+SAFE_LO, SAFE_HI = 4.0 * _TINY, _HUGE / 4.0
+#: ``bounds[LOW] <= Sigma_jj <= bounds[HIGH]`` for every ``j``: kept by
+#: :func:`diag_pass`, set by the estimator wherever else ``Sigma`` changes
+LOW, HIGH = 0, 1
+
+
+@njit(cache=True)
+def refused_row(X, t, start, stop):
+    """Whether row ``t`` fails :func:`olearn._checks.check_values`: a NaN or
+    infinite value, or ``||x_t||^2`` (summed left to right, as that check sums
+    it) above the largest float64 or, for a nonzero row, below the smallest
+    normal one."""
+    sq = 0.0
+    nonzero = False
+    for k in range(start, stop):
+        xj = np.float64(row_entry(X, t, k)[1])
+        if not math.isfinite(xj):
+            return True
+        sq += xj * xj
+        nonzero = nonzero or xj != 0.0
+    return (nonzero and sq < _TINY) or sq > _HUGE
+
+
 @njit(cache=True, error_model="numpy")
-def diag_pass(X, y, ms, mistakes, margins, rule, params, precision):
+def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     """One pass with a diagonal covariance, O(nnz(x_t)) per round.
 
     ``ms[j] = (mu_j, Sigma_jj)``: the two numbers of feature ``j`` side by
     side, so each nonzero reads one cache line.  numpy's error model: no
     test before each division (its divisor, ``1 + gamma Sigma_jj x_j^2``, is
     at least 1).  ``X`` may hold float32 values (CSR): every product is taken
-    in float64, so the results are those of the same values in float64."""
+    in float64, so the results are those of the same values in float64.
+
+    The pass also makes the input tests of :func:`olearn._checks.check_values`
+    on each row before using it, at no measurable cost (the estimator then
+    skips that up-front scan of every value, ``_values_checked_in_pass``):
+    with ``low <= Sigma_jj <= high`` (``bounds``),
+    ``low ||x||^2 <= chi <= high ||x||^2``, so a ``chi`` inside
+    ``[SAFE_LO max(high, 1), SAFE_HI min(low, 1)]`` puts ``||x_t||^2`` inside
+    float64's normal range, and a NaN or infinite value makes ``chi`` NaN or
+    infinite; only a row outside (an all-zero row, say) is read again
+    (:func:`refused_row`).  Every rule has ``gamma, beta >= 0``, so the
+    variances only decrease: ``high`` stays, ``low`` follows the smallest
+    variance written.
+
+    Returns ``(n_updates, refused, overflow)``: ``refused = t`` if row ``t``
+    fails those tests, ``overflow = t`` if the step of round ``t`` is not
+    finite; the pass stops at such a round before updating.  Both are -1 when
+    it completes.
+    """
     n_updates = 0
+    low = bounds[LOW]
+    high = bounds[HIGH]
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
         m, chi = row_moments(X, t, ms, start, stop)
+        if not SAFE_LO * max(high, 1.0) <= chi <= SAFE_HI * min(low, 1.0):
+            if refused_row(X, t, start, stop):  # rare: check_values' tests
+                bounds[LOW] = low
+                return n_updates, t, -1
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
         if not (math.isfinite(alpha) and math.isfinite(gamma)
                 and math.isfinite(beta)):
-            return -1 - t
+            bounds[LOW] = low
+            return n_updates, -1, t
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
+            if min(gamma, beta) < 0.0:  # never (see above); the bound is lost
+                high = math.inf
+                bounds[HIGH] = high
             if precision:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
                     sigma = ms[j, 1]
                     ms[j, 0] += alpha * (sigma * xj)
-                    ms[j, 1] = sigma / (1.0 + gamma * sigma * xj * xj)
+                    sigma = sigma / (1.0 + gamma * sigma * xj * xj)
+                    ms[j, 1] = sigma
+                    low = min(low, sigma)
             else:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
                     sigma = ms[j, 1]
                     sj = sigma * xj
                     ms[j, 0] += alpha * sj
-                    ms[j, 1] = sigma - beta * sj * sj
+                    sigma = sigma - beta * sj * sj
+                    ms[j, 1] = sigma
+                    low = min(low, sigma)
             n_updates += 1
-    return n_updates
+    bounds[LOW] = low
+    return n_updates, -1, -1

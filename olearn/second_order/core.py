@@ -64,7 +64,7 @@ from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import assert_finite, check_csr
 from .._checks import available_memory as _available_memory
-from ..base import OnlineClassifier, check_positive
+from ..base import OnlineClassifier, _every_value_read, check_positive
 from . import rules
 from ._covariance_sweep import flush, mirror, sweep_bounds
 from ._passes import diag_pass, full_pass
@@ -141,7 +141,9 @@ class SecondOrderClassifier(OnlineClassifier):
         self._p = np.zeros(n_features if self.covariance == "full" else 0)
         self._s = np.zeros(n_features if self.covariance == "full" else 0)
         self._xbuf = np.zeros(n_features if self.covariance == "full" else 0)
-        self._state = np.zeros(1)
+        # full: the pending step; diag: bounds on every Sigma_jj (diag_pass)
+        self._state = (np.zeros(1) if self.covariance == "full"
+                       else np.full(2, self._sigma0()))
         self._frozen_values = self._frozen()
 
     def _diag_views(self):
@@ -168,6 +170,18 @@ class SecondOrderClassifier(OnlineClassifier):
         if "_pairs" in self.__dict__:
             self._diag_views()
 
+    @property
+    def _values_checked_in_pass(self):
+        """The diagonal pass makes the value checks itself (:func:`diag_pass`)."""
+        return self.covariance == "diag"
+
+    def _refuse_values(self, X, row):
+        # check_values reads float64 values: float32 CSR input is checked as
+        # the float64 values it stands for (only when a row was refused)
+        if sp.issparse(X) and X.dtype == np.float32:
+            X = X.astype(np.float64)
+        super()._refuse_values(X, row)
+
     def _validate(self, X, y, reset):
         """The base's checks; float32 CSR input (canonical) keeps its values.
 
@@ -176,17 +190,19 @@ class SecondOrderClassifier(OnlineClassifier):
         values gives the results of ``X.astype(np.float64)`` bit for bit,
         without the copy (15 million values for the sparse benchmark stream).
         ``y``, its labels and the number of features are validated by the
-        base on an empty CSR matrix of the same shape; the structure and the
-        values of ``X`` are checked here as the base checks them.
+        base on an empty CSR matrix of the same shape; the structure of ``X``
+        is checked here as the base checks it, and its values as the base
+        does: by the diagonal pass, row by row, or else by a scan first.
         """
         if not (sp.issparse(X) and X.format == "csr" and X.dtype == np.float32
                 and X.has_canonical_format):
             return super()._validate(X, y, reset)
         _, y, labels = super()._validate(sp.csr_matrix(X.shape), y, reset)
         check_csr(X)
-        bad = ~np.isfinite(X.data)
-        if bad.any():
-            assert_finite(X.data[bad].astype(np.float64))   # the base's error
+        if not (self._values_checked_in_pass and _every_value_read(X)):
+            bad = ~np.isfinite(X.data)
+            if bad.any():
+                assert_finite(X.data[bad].astype(np.float64))   # the base's error
         return X, y, labels
 
     def _frozen(self):
@@ -221,12 +237,15 @@ class SecondOrderClassifier(OnlineClassifier):
                                    self._rule, params, bounds, parts)
             finally:
                 numba.set_num_threads(previous)
-        else:
-            result = diag_pass(X, y, self._pairs, mistakes, margins, self._rule,
-                               params, self.diagonal == "precision")
-        if result < 0:
-            raise FloatingPointError(self._overflow_message(-1 - result))
-        return result
+            if result < 0:
+                raise FloatingPointError(self._overflow_message(-1 - result))
+            return result
+        result, refused, overflow = diag_pass(
+            X, y, self._pairs, mistakes, margins, self._rule, params,
+            self.diagonal == "precision", self._state)
+        if overflow >= 0:
+            raise FloatingPointError(self._overflow_message(overflow))
+        return -1 - refused if refused >= 0 else result
 
     def _overflow_message(self, t):
         """Why the step of round ``t`` (of this call) overflowed, and the fix."""
@@ -274,9 +293,10 @@ class SecondOrderClassifier(OnlineClassifier):
 
     def _set_model(self, mu, Sigma):
         """Set ``(mu, Sigma)`` of a fitted learner (for the per-round checks)."""
-        flush(self._Sigma, self._p, self._state)
         self._mu[:] = mu
         if self.covariance == "full":
+            flush(self._Sigma, self._p, self._state)
             self._Sigma[:] = np.triu(Sigma)
         else:
             self._Sigma[:] = Sigma
+            self._state[:] = self._Sigma.min(), self._Sigma.max()
