@@ -41,26 +41,30 @@ class UsageError(Exception):
     """A mistake on the command line or in the input; printed, exit status 2."""
 
 
+def _estimator_class(name):
+    """``olearn.<name>`` if it is an estimator class, else None (imports only
+    that name's family: olearn's names are imported on first use)."""
+    import olearn
+    obj = getattr(olearn, name, None) if name in olearn.__all__ else None
+    if inspect.isclass(obj) and hasattr(obj, "fit") and hasattr(obj, "get_params"):
+        return obj
+    return None
+
+
 def learner_names():
     import olearn
-    names = []
-    for name in olearn.__all__:
-        obj = getattr(olearn, name, None)
-        if inspect.isclass(obj) and hasattr(obj, "fit") and hasattr(obj, "get_params"):
-            names.append(name)
-    return names
+    return [name for name in olearn.__all__ if _estimator_class(name) is not None]
 
 
 def make_learner(name, params):
     """``olearn.<name>(**params)``; a clear error for an unknown name or parameter."""
-    import olearn
-    names = learner_names()
-    if name not in names:
+    cls = _estimator_class(name)
+    if cls is None:   # only now is every family imported, to list the names
+        names = learner_names()
         close = [n for n in names if n.lower() == name.lower()]
         hint = f" (did you mean {close[0]}?)" if close else ""
         raise UsageError(f"unknown learner {name!r}{hint}; choose one of: "
                          + ", ".join(names))
-    cls = getattr(olearn, name)
     est = cls()
     valid = est.get_params(deep=False)
     for key in params:
