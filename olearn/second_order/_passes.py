@@ -21,7 +21,7 @@ from numba import njit
 
 from .._checks import _HUGE, _TINY
 from ._covariance_sweep import PENDING, sweep, sweep_parallel
-from ._row_access import row_clear, row_dense, row_entry, row_span
+from ._row_access import row_clear, row_dense, row_entries2, row_entry, row_span
 from .rules import CW_STDEV, rule_step
 
 
@@ -119,8 +119,7 @@ def row_moments(X, t, ms, start, stop):
     c1 = 0.0
     k = start
     while k + 1 < stop:
-        j, xj = row_entry(X, t, k)
-        i, xi = row_entry(X, t, k + 1)
+        j, xj, i, xi = row_entries2(X, t, k)
         m0 += ms[j, 0] * xj
         c0 += ms[j, 1] * xj * xj
         m1 += ms[i, 0] * xi

@@ -1,7 +1,8 @@
 """Row access for the second-order loops (dense or CSR, one source).
 
 ``row_span(X, t)`` gives the range of positions of row ``t`` and
-``row_entry(X, t, k)`` the pair ``(j, x_tj)`` at position ``k``: the dense
+``row_entry(X, t, k)`` the pair ``(j, x_tj)`` at position ``k`` (``row_entries2``
+those at ``k`` and ``k + 1``): the dense
 version walks all columns, the CSR version only the nonzeros (its column
 index and its position as unsigned integers: the estimator has checked
 ``0 <= j < d`` and a non-decreasing ``indptr``, and numba then indexes without
@@ -10,8 +11,10 @@ returns row ``t`` as a dense vector (the row itself, or ``buf`` filled from
 the nonzeros) and ``row_clear`` zeroes what ``row_dense`` wrote into ``buf``.
 """
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 
 def row_span(X, t):
@@ -20,6 +23,10 @@ def row_span(X, t):
 
 def row_entry(X, t, k):
     """``(j, x_tj)`` at position ``k`` of row ``t``."""
+
+
+def row_entries2(X, t, k):
+    """``(j, x_tj, i, x_ti)`` at positions ``k`` and ``k + 1`` of row ``t``."""
 
 
 def row_dense(X, t, buf):
@@ -56,6 +63,49 @@ def _row_entry(X, t, k):
 
     def impl(X, t, k):
         return k, X[t, k]
+    return impl
+
+
+@intrinsic
+def widen_pair(typingctx, values, k):
+    """``(values[k], values[k + 1])`` of a contiguous float32 array as two
+    float64: one 8-byte load and one two-lane conversion (``vcvtps2pd``)
+    where two scalar conversions each take a slot of the floating-point
+    units (exact: every float32 is a float64)."""
+    sig = types.UniTuple(types.float64, 2)(values, k)
+
+    def codegen(context, builder, sig, args):
+        ty = sig.args[0]
+        array = context.make_array(ty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ty, array, [args[1]],
+                                       wraparound=False, boundscheck=False)
+        pair = builder.load(builder.bitcast(
+            ptr, ir.VectorType(ir.FloatType(), 2).as_pointer()), align=4)
+        wide = builder.fpext(pair, ir.VectorType(ir.DoubleType(), 2))
+        i32 = ir.IntType(32)
+        return context.make_tuple(
+            builder, sig.return_type,
+            [builder.extract_element(wide, ir.Constant(i32, lane)) for lane in (0, 1)])
+    return sig, codegen
+
+
+@overload(row_entries2, inline="always")
+def _row_entries2(X, t, k):
+    if _is_csr(X) and X[0].dtype == types.float32 and X[0].layout == "C":
+        def impl(X, t, k):
+            u = np.uintp(k)
+            xj, xi = widen_pair(X[0], u)
+            return np.uintp(X[1][u]), xj, np.uintp(X[1][u + np.uintp(1)]), xi
+        return impl
+    if _is_csr(X):
+        def impl(X, t, k):
+            u = np.uintp(k)
+            v = u + np.uintp(1)
+            return np.uintp(X[1][u]), X[0][u], np.uintp(X[1][v]), X[0][v]
+        return impl
+
+    def impl(X, t, k):
+        return k, X[t, k], k + 1, X[t, k + 1]
     return impl
 
 
