@@ -85,7 +85,7 @@ def _scan_digits(buf, i, n, mantissa, n_significant, exact):
     return i, i - start, mantissa, n_significant, exact
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _scan_float(buf, i, n):
     """Read the token at ``i``: ``(ok, value, end)``.
 
@@ -144,7 +144,7 @@ def _scan_float(buf, i, n):
     return True, -value if negative else value, i
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _scan_index(buf, i, n):
     """Python's ``int()`` of the index before the ':' at ``i``: ``(status, value, colon)``."""
     start = i
