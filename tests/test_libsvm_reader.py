@@ -311,3 +311,38 @@ def test_random_text_agrees_with_sklearn(tmp_path):
                 assert_same(path, zero_based=zero_based)
                 n_read += 1
     assert n_read > 200
+
+
+def test_eight_digits_at_a_time_at_every_length(tmp_path):
+    """The reader takes up to eight digits of a number or an index at once
+    (SWAR): every length of integer part, fraction and index from 0 to 20
+    digits, with and without leading zeros, mantissas crossing 18
+    significant digits inside a group of eight, and numbers ending within
+    the last eight bytes of the file, read as scikit-learn reads them."""
+    rng = np.random.default_rng(8)
+
+    def digits(k, lead=0):
+        body = "".join(rng.choice(list("0123456789"), size=k))
+        return "0" * lead + body
+
+    lines = []
+    for whole in range(0, 21):
+        for frac in range(0, 21, 3):
+            for lead in (0, 1, 9):
+                number = digits(whole, lead) + ("." + digits(frac, lead % 4) if frac else "")
+                if not number.strip("."):
+                    number = "0"
+                col = int(rng.integers(1, 10 ** int(rng.integers(1, 9))))
+                zeros = "0" * int(rng.integers(0, 3))
+                lines.append(f"{number} {zeros}{col}:{number}e{int(rng.integers(-5, 5))}")
+    text = "\n".join(lines)
+    for tail in ("", "\n", "\n1 3:7", "\n1 3:1234567", "\n-1 3:0.00000001", "\n2"):
+        assert_same(write(tmp_path, text + tail))
+    # eight digits and more before the ':' (the byte-at-a-time path), and a
+    # group of digits ending in something else than ':' (an error, as sklearn)
+    assert_same(write(tmp_path, "1 12345678:1 123456789:2 1234567890:3\n"))
+    for bad in ("1 1234a:1\n", "1 12:1 3_:2\n"):
+        with pytest.raises(ValueError):
+            load_svmlight_file(str(write(tmp_path, bad)))
+        with pytest.raises(ValueError, match="line 1"):
+            read_libsvm(write(tmp_path, bad))

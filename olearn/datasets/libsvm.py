@@ -6,7 +6,10 @@ int64 indices, and float64 labels), bit for bit, several times faster: the file'
 bytes (decompressed for ``.gz``/``.bz2``, as scikit-learn decides by the
 extension) are read into a uint8 array, the rows and ``idx:value`` pairs are
 counted up front (upper bounds: newlines and colons), and one compiled pass
-fills ``indptr``, ``indices``, ``data`` and the labels.
+fills ``indptr``, ``indices``, ``data`` and the labels.  Digits are read up
+to eight at a time, as one 8-byte word (the common index ``123:`` and the
+parts of a number; a sign, ``_`` or a mantissa past 18 digits go byte by
+byte): 0.78 -> 0.62 s for the 297 MB sparse benchmark file here.
 
 Decimal numbers take Clinger's exact fast path [Clinger 1990, "How to read
 floating point numbers accurately", PLDI]: a number ``m * 10**q`` whose integer
@@ -37,7 +40,10 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 __all__ = ["read_libsvm"]
 
@@ -65,12 +71,93 @@ def _token_end(buf, i, n):
     return i
 
 
+@intrinsic
+def _load8(typingctx, buf, i):
+    """The 8 bytes ``buf[i:i + 8]`` as one little-endian uint64 (an unaligned
+    load; the caller checks ``i + 8 <= len(buf)``)."""
+    sig = types.uint64(buf, i)
+
+    def codegen(context, builder, sig, args):
+        ty = sig.args[0]
+        array = context.make_array(ty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ty, array, [args[1]],
+                                       wraparound=False, boundscheck=False)
+        return builder.load(builder.bitcast(ptr, ir.IntType(64).as_pointer()), align=1)
+    return sig, codegen
+
+
+@intrinsic
+def _ctz(typingctx, x):
+    """Trailing zero bits of the uint64 ``x`` (64 for 0)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+    return sig, codegen
+
+
+# eight ASCII digits at a time (SWAR: one uint64 holds eight bytes)
+_ZEROS = np.uint64(0x3030303030303030)   # '0' in every byte
+_SIXES = np.uint64(0x7676767676767676)   # 0..9 + 0x76 < 0x80 <= anything else + 0x76
+_HIGHS = np.uint64(0x8080808080808080)
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_PAIRS = np.uint64(0x000000FF000000FF)
+_MUL1 = np.uint64(100 + (1000000 << 32))
+_MUL2 = np.uint64(1 + (10000 << 32))
+_POW10_INT = np.array([10 ** k for k in range(9)], np.int64)
+
+
+@njit(inline="always")
+def _leading_digits(t):
+    """Bytes of ``t`` (the 8 bytes minus ``'0'`` each) that are digits, from
+    the first: 0..8.  A byte below ``'0'`` borrows from the next one, and a
+    byte above ``'9'`` carries into it, so only bytes after the first
+    non-digit are disturbed."""
+    nondigit = (t | (t + _SIXES)) & _HIGHS
+    return np.int64(_ctz(nondigit) >> np.uint64(3)) if nondigit else np.int64(8)
+
+
+@njit(inline="always")
+def _digits_value(t, k):
+    """The number written by the first ``k`` (1..8) digits of ``t``: they are
+    shifted to the top (zero bytes below: leading zeros), then combined in
+    pairs, fours and eights by three multiplications (Lemire's
+    ``parse_eight_digits_unrolled``)."""
+    v = t << np.uint64(8 * (8 - k))
+    v = v * np.uint64(10) + (v >> np.uint64(8))
+    v = ((v & _PAIRS) * _MUL1 + ((v >> np.uint64(16)) & _PAIRS) * _MUL2) >> np.uint64(32)
+    return np.int64(v)
+
+
 @njit(inline="always")
 def _scan_digits(buf, i, n, mantissa, n_significant, exact):
     """Digits from ``i`` into the mantissa: ``(end, n_read, mantissa,
     n_significant, exact)``.  Leading zeros are not significant; beyond 18
-    significant digits the mantissa is no longer exact (``exact`` False)."""
+    significant digits the mantissa is no longer exact (``exact`` False).
+
+    Up to eight digits at a time while eight bytes remain and the mantissa
+    stays within 18 significant digits; else one at a time."""
     start = i
+    while i + 8 <= n:
+        t = _load8(buf, i) - _ZEROS
+        k = _leading_digits(t)
+        if k == 0:
+            return i, i - start, mantissa, n_significant, exact
+        new = k
+        if mantissa == 0:  # leading zeros are not significant
+            nonzero = (((t & _LOW7) + _LOW7) | t) & _HIGHS
+            zeros = np.int64(_ctz(nonzero) >> np.uint64(3)) if nonzero else np.int64(8)
+            new = k - min(zeros, k)
+        if n_significant + new > 18:
+            break  # the digit loop below: exactness is lost on the way
+        mantissa = mantissa * _POW10_INT[k] + _digits_value(t, k)
+        n_significant += new
+        i += k
+        if k < 8:
+            return i, i - start, mantissa, n_significant, exact
     while i < n:
         d = np.int64(buf[i]) - 48
         if d < 0 or d > 9:
@@ -146,8 +233,17 @@ def _scan_float(buf, i, n):
 
 @njit(inline="always")
 def _scan_index(buf, i, n):
-    """Python's ``int()`` of the index before the ':' at ``i``: ``(status, value, colon)``."""
+    """Python's ``int()`` of the index before the ':' at ``i``: ``(status, value, colon)``.
+
+    The common case, one to seven digits then ``':'``, is read eight bytes at
+    a time; anything else (a sign, ``'_'``, eight digits or more, an error)
+    one byte at a time."""
     start = i
+    if i + 8 <= n:
+        t = _load8(buf, i) - _ZEROS
+        k = _leading_digits(t)
+        if 0 < k < 8 and buf[i + k] == 58:  # ':'
+            return 0, _digits_value(t, k), i + k
     negative = False
     if i < n and (buf[i] == 43 or buf[i] == 45):
         negative = buf[i] == 45
