@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 FIRST_CHUNK = 1024
 
@@ -154,6 +155,21 @@ def chunks(n, largest):
         size = min(2 * size, largest)
 
 
+def row_block(X, a, b):
+    """Rows ``a`` to ``b - 1`` of ``X`` without copying its values: a CSR
+    matrix whose ``data`` and ``indices`` are views of ``X``'s (scipy's
+    slicing and constructor copy them, and narrow int64 indices to int32:
+    78 ms for 65,536 rows of the sparse benchmark file, about the time the
+    learner takes on them); a view of a dense array."""
+    if not sp.issparse(X):
+        return X[a:b]
+    lo, hi = int(X.indptr[a]), int(X.indptr[b])
+    block = type(X)((b - a, X.shape[1]), dtype=X.dtype)
+    block.data, block.indices = X.data[lo:hi], X.indices[lo:hi]
+    block.indptr = X.indptr[a:b + 1] - X.indptr[a]
+    return block
+
+
 def counts(est):
     return (getattr(est, "n_rounds_", 0), getattr(est, "n_mistakes_", 0),
             getattr(est, "n_updates_", 0))
@@ -185,9 +201,11 @@ def learn(est, X, y, args, out):
         order = rng.permutation(X.shape[0]) if args.shuffle else None
         order_all.append(order if order is not None else np.arange(X.shape[0]))
         for a, b in chunks(X.shape[0], args.chunk_size):
-            rows = slice(a, b) if order is None else order[a:b]
             start = time.perf_counter()
-            est.partial_fit(X[rows], y[rows], classes=classes)
+            if order is None:
+                est.partial_fit(row_block(X, a, b), y[a:b], classes=classes)
+            else:
+                est.partial_fit(X[order[a:b]], y[order[a:b]], classes=classes)
             seconds += time.perf_counter() - start
             progress.line(epoch, est, seconds)
         if args.quiet and epoch == args.n_epochs:

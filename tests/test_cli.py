@@ -55,6 +55,33 @@ def test_one_pass_equals_fit(svm_file):
     assert "1,024" in text and "3,000" in text
 
 
+@pytest.mark.parametrize("kind", ["csr_matrix", "csr_array", "dense"])
+def test_row_block_is_a_view_equal_to_the_slice(kind):
+    """The chunks the command line learns from share the file's arrays (no
+    copy, the int64 indices kept) and equal scipy's row slices."""
+    from olearn.cli import row_block
+    rng = np.random.default_rng(0)
+    dense = rng.standard_normal((300, 20)) * (rng.random((300, 20)) < 0.2)
+    dense[7] = 0.0    # an empty row
+    if kind == "dense":
+        X = dense
+    else:
+        X = getattr(sp, kind)(dense)
+        X.indices, X.indptr = X.indices.astype(np.int64), X.indptr.astype(np.int64)
+    for a, b in [(0, 1), (0, 300), (5, 9), (7, 8), (299, 300), (100, 100)]:
+        block = row_block(X, a, b)
+        assert type(block) is type(X) and block.shape == (b - a, 20)
+        if kind == "dense":
+            assert b == a or np.shares_memory(block, X)
+            continue
+        assert block.indices.dtype == np.int64 and block.indptr.dtype == np.int64
+        if block.nnz:
+            assert np.shares_memory(block.data, X.data)
+            assert np.shares_memory(block.indices, X.indices)
+        np.testing.assert_array_equal(block.toarray(), dense[a:b])
+        assert (block != X[a:b]).nnz == 0
+
+
 def test_chunks_double_then_stay():
     assert list(chunks(5000, 2048)) == [(0, 1024), (1024, 3072), (3072, 5000)]
     assert list(chunks(10, 4)) == [(0, 4), (4, 8), (8, 10)]
