@@ -66,7 +66,7 @@ projection of the precision update, Dredze et al. 2008, Section 5).
 """
 import math
 
-from scipy.stats import norm
+from scipy.special import ndtri  # Phi^-1: scipy.stats.norm.ppf without its 0.27 ms a call
 
 from ..base import check_positive
 from . import rules
@@ -140,7 +140,7 @@ class CW(SecondOrderClassifier):
         self._check_common()
 
     def _rule_params(self):
-        return (float(norm.ppf(self.eta)), RENORMALISE_BELOW)
+        return (float(ndtri(self.eta)), RENORMALISE_BELOW)
 
 
 class SCW(SecondOrderClassifier):
@@ -199,4 +199,4 @@ class SCW(SecondOrderClassifier):
         self._check_common()
 
     def _rule_params(self):
-        return (float(norm.ppf(self.eta)), float(self.C))
+        return (float(ndtri(self.eta)), float(self.C))
