@@ -263,6 +263,32 @@ def test_chunks_is_ldexp_at_the_underflow_edge():
     assert math.ldexp(math.nextafter(HI, 0.0), CHUNK * (ZERO_BELOW + 1)) > 0.0
 
 
+def test_scaled_is_ldexp_for_every_chunk_exponent():
+    """The row score of weights with nonzero exponents multiplies by exact
+    powers of two (``_scaled``) instead of calling ``math.ldexp``: bit for
+    bit the compiled ldexp's result (C's, which overflows to inf where
+    Python's raises), for mantissas across and below their range, results
+    that round into the subnormals or to 0 at every edge, and inf and NaN."""
+    import math
+
+    from numba import njit
+
+    from olearn.linear.winnow import CHUNK, HI, LO, _scaled
+
+    @njit
+    def ldexp(x, k):
+        return math.ldexp(x, CHUNK * k)
+
+    rng = np.random.default_rng(0)
+    mantissas = [0.0, LO, 1.0, 3.0, 2.0 ** 200 * 1.7, math.nextafter(HI, 0.0),
+                 2.0 ** -766, 1.5 * 2.0 ** -767, 2.0 ** -300, 5e-324, math.inf, math.nan]
+    mantissas += list(rng.uniform(1.0, 2.0, 400) * 2.0 ** rng.integers(-1074, 256, 400))
+    for k in range(-12, 10):
+        for x in mantissas:
+            got, want = _scaled(x, k), ldexp(x, k)
+            assert np.float64(got).view(np.uint64) == np.float64(want).view(np.uint64), (x, k)
+
+
 def with_absent_column(X):
     """``X`` and one more column that is zero in every row (never present)."""
     if sp.issparse(X):
