@@ -56,3 +56,76 @@ def real_data(data_home, require_data):
         return datasets.load(name, data_home=data_home, download=False, **options)
 
     return load
+
+
+# --- the input values a pass refuses (``_values_checked_in_pass``) ---------------------
+def _with_fault(X, kind, row):
+    """A copy of the dense ``X`` whose row ``row`` fails ``check_values``."""
+    import numpy as np
+    X = X.copy()
+    if kind == "nan":
+        X[row, 1] = np.nan
+    elif kind == "inf":
+        X[row, 2] = -np.inf
+    elif kind == "overflow":      # finite values, ||x||^2 overflows
+        X[row] = 1e200
+    else:                         # "underflow": nonzero, ||x||^2 below 2.2e-308
+        X[row] = 0.0
+        X[row, 0] = 1e-160
+    return X
+
+
+def _assert_refused_as_upfront(model, X, y, kind, convert, monkeypatch, row=130):
+    """The contract of a pass that checks the values itself, on a ``model``
+    fitted before: ``X`` with a faulty ``row`` stops the pass there (``_learn``
+    returns ``-1 - row``), the error is the one ``check_values`` raises for
+    it (``convert``: the input format given to the learner), and the model
+    is left exactly as before the call -- for ``partial_fit`` and ``fit``."""
+    import copy
+
+    import numpy as np
+    import scipy.sparse as sp
+    from numpy.testing import assert_array_equal
+
+    from olearn._checks import check_values
+    bad = _with_fault(X, kind, row)
+    with pytest.raises(ValueError) as expected:
+        check_values(sp.csr_matrix(bad))
+    assert model._values_checked_in_pass
+    state = copy.deepcopy({k: v for k, v in model.__dict__.items()
+                           if not k.endswith("_buffer")})
+    returned = []
+    learn = type(model)._learn
+    monkeypatch.setattr(type(model), "_learn",
+                        lambda *a: returned.append(learn(*a)) or returned[-1])
+    for call in (model.partial_fit, model.fit):
+        returned.clear()
+        with pytest.raises(type(expected.value)) as got:
+            call(convert(bad), y)
+        assert str(got.value) == str(expected.value)
+        assert returned == [-1 - row]
+        assert {k for k in model.__dict__ if not k.endswith("_buffer")} == state.keys()
+        for key, value in state.items():
+            if isinstance(value, np.ndarray):
+                assert_array_equal(model.__dict__[key], value, err_msg=key)
+            else:
+                assert model.__dict__[key] == value, key
+    monkeypatch.undo()
+
+
+@pytest.fixture
+def with_fault():
+    """``with_fault(X, kind, row)``: a copy of the dense ``X`` whose row
+    ``row`` fails ``check_values``: ``"nan"``, ``"inf"``, ``"overflow"``
+    (finite values whose squared norm overflows) or ``"underflow"`` (a
+    nonzero row whose squared norm is below 2.2e-308)."""
+    return _with_fault
+
+
+@pytest.fixture
+def assert_refused_as_upfront(monkeypatch):
+    """``assert_refused_as_upfront(model, X, y, kind, convert)``: see
+    :func:`_assert_refused_as_upfront`."""
+    def check(model, X, y, kind, convert, row=130):
+        _assert_refused_as_upfront(model, X, y, kind, convert, monkeypatch, row)
+    return check

@@ -5,7 +5,6 @@ follow frozen between ``partial_fit`` calls, labels checked against
 ``classes``, non-finite models detected, ``n_updates_`` counting only rounds
 that changed the model, the paper's update rule as the regularized default.
 """
-import copy
 
 import numpy as np
 import pytest
@@ -597,56 +596,19 @@ def test_cache_refuses_an_unseeded_shuffling_learner(tmp_path):
 
 
 # -- input values checked by the pass itself (_values_checked_in_pass) ------------------
-def _faulty(X, kind, row):
-    X = X.copy()
-    if kind == "nan":
-        X[row, 1] = np.nan
-    elif kind == "inf":
-        X[row, 2] = -np.inf
-    elif kind == "overflow":      # finite values, ||x||^2 overflows
-        X[row] = 1e200
-    else:                         # "underflow": nonzero, ||x||^2 below 2.2e-308
-        X[row] = 0.0
-        X[row, 0] = 1e-160
-    return X
-
-
 @pytest.mark.parametrize("kind", ["nan", "inf", "overflow", "underflow"])
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize("est", LEARNERS, ids=IDS)
 def test_the_pass_refuses_a_faulty_row_as_the_upfront_check_did(est, sparse, kind,
-                                                                monkeypatch):
+                                                                assert_refused_as_upfront):
     """Each linear pass tests row t before using it: a faulty row 130 stops
     the pass there (it returns -1 - 130), the error is the one
     ``check_values`` raises, and the model is left as before the call --
     after ``partial_fit`` rounds 0..129 are undone, after ``fit`` the
-    previous fit is kept."""
-    from olearn._checks import check_values
+    previous fit is kept (``conftest._assert_refused_as_upfront``)."""
     X, y = stream(n=200, zero_every=0)
-    bad = _faulty(X, kind, 130)
     fmt = sp.csr_matrix if sparse else np.asarray
-    with pytest.raises(ValueError) as expected:
-        check_values(fmt(bad))
     model = clone(est).fit(fmt(X[:100]), y[:100])
-    assert model._values_checked_in_pass
-    state = copy.deepcopy({k: v for k, v in model.__dict__.items()
-                           if not k.endswith("_buffer")})
-    returned = []
-    learn = type(model)._learn
-    monkeypatch.setattr(type(model), "_learn",
-                        lambda *a: returned.append(learn(*a)) or returned[-1])
-    for call in (model.partial_fit, model.fit):
-        returned.clear()
-        with pytest.raises(type(expected.value)) as got:
-            call(fmt(bad), y)
-        assert str(got.value) == str(expected.value)
-        assert returned == [-1 - 130]
-        assert {k for k in model.__dict__ if not k.endswith("_buffer")} \
-            == state.keys()
-        for key, value in state.items():
-            if isinstance(value, np.ndarray):
-                assert_array_equal(model.__dict__[key], value, err_msg=key)
-            else:
-                assert model.__dict__[key] == value, key
+    assert_refused_as_upfront(model, X, y, kind, fmt)
     model.partial_fit(fmt(X[100:]), y[100:])   # and learning goes on
     assert model.n_rounds_ == 200

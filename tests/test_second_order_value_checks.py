@@ -9,7 +9,6 @@ leaves a band inside which no row can fail.  These tests hold that pass to
 the up-front check's contract: the same error for the same input, the call
 undone, and no row refused that the check accepts.
 """
-import copy
 
 import numpy as np
 import pytest
@@ -44,29 +43,6 @@ def stream(n=200, d=6, seed=0):
     return X, y
 
 
-def faulty(X, kind, row):
-    X = X.copy()
-    if kind == "nan":
-        X[row, 1] = np.nan
-    elif kind == "inf":
-        X[row, 2] = -np.inf
-    elif kind == "overflow":      # finite values, ||x||^2 overflows
-        X[row] = 1e200
-    else:                         # "underflow": nonzero, ||x||^2 below 2.2e-308
-        X[row] = 0.0
-        X[row, 0] = 1e-160
-    return X
-
-
-def spy(monkeypatch, model):
-    """The values ``_learn`` returned, call by call."""
-    returned = []
-    learn = type(model)._learn
-    monkeypatch.setattr(type(model), "_learn",
-                        lambda *a: returned.append(learn(*a)) or returned[-1])
-    return returned
-
-
 #: (format, fault): float32 cannot hold 1e200 or 1e-160 (they are inf and 0)
 CASES = [(fmt, kind) for fmt in ("dense", "csr", "csr32")
          for kind in ("nan", "inf", "overflow", "underflow")
@@ -76,35 +52,18 @@ CASES = [(fmt, kind) for fmt in ("dense", "csr", "csr32")
 @pytest.mark.parametrize("fmt,kind", CASES, ids=[f"{f}-{k}" for f, k in CASES])
 @pytest.mark.parametrize("est", LEARNERS, ids=IDS)
 def test_the_pass_refuses_a_faulty_row_as_the_upfront_check_did(est, fmt, kind,
-                                                                monkeypatch):
+                                                                assert_refused_as_upfront):
     """A faulty row 130 stops the pass there (``_learn`` returns -1 - 130),
     the error is the one ``check_values`` raises, and the model is left as
     before the call: after ``partial_fit`` rounds 0..129 are undone, after
-    ``fit`` the previous fit is kept.  float32 CSR input is checked as the
+    ``fit`` the previous fit is kept (``conftest._assert_refused_as_upfront``,
+    the linear learners' contract).  float32 CSR input is checked as the
     float64 values it stands for."""
     X, y = stream()
-    bad = faulty(X, kind, 130)
     convert = {"dense": np.asarray, "csr": sp.csr_matrix,
                "csr32": lambda A: sp.csr_matrix(A, dtype=np.float32)}[fmt]
-    with pytest.raises(ValueError) as expected:
-        check_values(sp.csr_matrix(bad))
     model = clone(est).fit(convert(X[:100]), y[:100])
-    assert model._values_checked_in_pass
-    state = copy.deepcopy({k: v for k, v in model.__dict__.items()
-                           if not k.endswith("_buffer")})
-    returned = spy(monkeypatch, model)
-    for call in (model.partial_fit, model.fit):
-        returned.clear()
-        with pytest.raises(type(expected.value)) as got:
-            call(convert(bad), y)
-        assert str(got.value) == str(expected.value)
-        assert returned == [-1 - 130]
-        assert {k for k in model.__dict__ if not k.endswith("_buffer")} == state.keys()
-        for key, value in state.items():
-            if isinstance(value, np.ndarray):
-                assert_array_equal(model.__dict__[key], value, err_msg=key)
-            elif key != "_pairs":
-                assert model.__dict__[key] == value, key
+    assert_refused_as_upfront(model, X, y, kind, convert)
     model.partial_fit(convert(X[100:]), y[100:])   # and learning goes on
     assert model.n_rounds_ == 200
 
@@ -182,7 +141,7 @@ def test_the_variance_bounds_hold(est):
     assert model._state[LOW] <= model.covariance_.min()
 
 
-def test_full_covariance_still_scans_first(monkeypatch):
+def test_full_covariance_still_scans_first(monkeypatch, with_fault):
     """The full-covariance pass does not test rows: its values are scanned
     before it runs, and a faulty X never reaches it."""
     model = AROW(covariance="full")
@@ -190,4 +149,4 @@ def test_full_covariance_still_scans_first(monkeypatch):
     monkeypatch.setattr(AROW, "_learn", lambda *a: pytest.fail("pass reached"))
     X, y = stream()
     with pytest.raises(ValueError, match="NaN"):
-        model.fit(faulty(X, "nan", 3), y)
+        model.fit(with_fault(X, "nan", 3), y)

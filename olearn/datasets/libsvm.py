@@ -45,6 +45,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .._intrinsics import element_pointer
+
 __all__ = ["read_libsvm"]
 
 # 10**0 .. 10**22: every one an exact double.
@@ -78,10 +80,7 @@ def _load8(typingctx, buf, i):
     sig = types.uint64(buf, i)
 
     def codegen(context, builder, sig, args):
-        ty = sig.args[0]
-        array = context.make_array(ty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ty, array, [args[1]],
-                                       wraparound=False, boundscheck=False)
+        ptr = element_pointer(context, builder, sig, args)
         return builder.load(builder.bitcast(ptr, ir.IntType(64).as_pointer()), align=1)
     return sig, codegen
 

@@ -61,6 +61,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from .._intrinsics import element_pointer
 from ..base import (FrozenParameterError, OnlineClassifier, check_positive,
                     compiled_rows)
 
@@ -107,10 +108,7 @@ def prefetch(typingctx, array, i):
     sig = types.void(array, i)
 
     def codegen(context, builder, sig, args):
-        ty = sig.args[0]
-        data = context.make_array(ty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ty, data, [args[1]],
-                                       wraparound=False, boundscheck=False)
+        ptr = element_pointer(context, builder, sig, args)
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
@@ -166,10 +164,7 @@ def update_pair(typingctx, array, i, fu, fv, xs):
     sig = types.boolean(array, i, fu, fv, xs)
 
     def codegen(context, builder, sig, args):
-        ty = sig.args[0]
-        data = context.make_array(ty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ty, data, [args[1]],
-                                       wraparound=False, boundscheck=False)
+        ptr = element_pointer(context, builder, sig, args)
         v2 = ir.VectorType(ir.DoubleType(), 2)
         v2i = ir.VectorType(ir.IntType(64), 2)
         i32 = ir.IntType(32)

@@ -13,8 +13,9 @@ the nonzeros) and ``row_clear`` zeroes what ``row_dense`` wrote into ``buf``.
 import numpy as np
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+from .._intrinsics import element_pointer
 
 
 def row_span(X, t):
@@ -75,10 +76,7 @@ def widen_pair(typingctx, values, k):
     sig = types.UniTuple(types.float64, 2)(values, k)
 
     def codegen(context, builder, sig, args):
-        ty = sig.args[0]
-        array = context.make_array(ty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ty, array, [args[1]],
-                                       wraparound=False, boundscheck=False)
+        ptr = element_pointer(context, builder, sig, args)
         pair = builder.load(builder.bitcast(
             ptr, ir.VectorType(ir.FloatType(), 2).as_pointer()), align=4)
         wide = builder.fpext(pair, ir.VectorType(ir.DoubleType(), 2))
