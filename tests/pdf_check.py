@@ -27,7 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-MONOSPACE = re.compile(r"mono|courier|typewriter|\bcmtt|lmmono|inconsolata|dejavusansm", re.I)
+MONOSPACE = re.compile(r"mono|courier|typewriter|(?:cm|ec|sf|lm)tt\d|inconsolata|dejavusansm", re.I)
 FIGURE_CAPTION = re.compile(r"^Fig\. (\d+(?:\.\d+)*):")
 PROSE_DEFECTS = {
     "raw TeX math ($)": re.compile(r"\$"),
@@ -50,17 +50,21 @@ def pdf_info(pdf):
 
 
 def page_texts(pdf):
-    """``{page: [(text, monospaced)]}`` from ``pdftohtml -xml``, one entry per text line."""
+    """``{page: [(text, monospaced)]}`` from ``pdftohtml -xml``: per line of a page, its
+    runs in monospaced fonts joined, and its other runs (the prose) joined."""
     root = ET.fromstring(run("pdftohtml", "-xml", "-i", "-stdout", "-q", "-nodrm", str(pdf)))
+    fonts = {spec.get("id"): bool(MONOSPACE.search(spec.get("family", "")))
+             for spec in root.iter("fontspec")}
     pages = {}
     for page in root.iter("page"):
-        fonts = {spec.get("id"): bool(MONOSPACE.search(spec.get("family", "")))
-                 for spec in root.iter("fontspec")}
-        lines = []
+        runs = {}
         for text in page.iter("text"):
-            content = html.unescape("".join(text.itertext()))
-            lines.append((content, fonts.get(text.get("font"), False)))
-        pages[int(page.get("number"))] = lines
+            monospaced = fonts.get(text.get("font"), False)
+            line = runs.setdefault((int(text.get("top")), monospaced), [])
+            line.append((int(text.get("left")), html.unescape("".join(text.itertext()))))
+        pages[int(page.get("number"))] = [
+            (" ".join(content for _, content in sorted(parts)), monospaced)
+            for (_, monospaced), parts in sorted(runs.items())]
     return pages
 
 
