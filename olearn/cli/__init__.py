@@ -126,7 +126,10 @@ def _terminate(signum, frame):
 
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or an argument error already printed
+        return done.code
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _terminate)

@@ -240,18 +240,26 @@ def train(args, out):
           f"{timer.compile:.3f} s, reading {other:.3f} s); total {total:.3f} s",
           file=out, flush=True)
     if args.save_model:
-        write_atomically(args.save_model,
-                         lambda f: pickle.dump(est, f, protocol=pickle.HIGHEST_PROTOCOL))
+        save(args.save_model, "--save-model",
+             lambda f: pickle.dump(est, f, protocol=pickle.HIGHEST_PROTOCOL))
         kept = ("" if record is None else " with the per-round record" if record == "full"
                 else " (counts only, no per-round record: --save-record keeps it)")
         print(f"model saved to {args.save_model}{kept}", file=out)
     if args.save_record:
         rows = record_rows(orders, train_file.n_rows)
-        write_atomically(args.save_record, lambda f: save_record(f, est, rows))
+        save(args.save_record, "--save-record", lambda f: save_record(f, est, rows))
         print(f"record saved to {args.save_record}", file=out)
     if test_file is not None:
         score_test(est, test_file, zero_based, shift, n_features, args, out)
     return est
+
+
+def save(path, option, write):
+    try:
+        write_atomically(path, write)
+    except OSError as err:  # a full disk, a folder removed meanwhile: the old file kept
+        raise UsageError(f"{option} {path}: cannot write it ({err.strerror or err}); "
+                         "any previous file there is unchanged") from None
 
 
 def batch_params(est, args):
