@@ -60,3 +60,11 @@ def test_the_opening_does_not_call_every_mistake_bound_a_regret_bound():
     text = markdown("opening/online_learning")
     assert "Mistake bounds are regret bounds" not in text
     assert "not, in general, regret bounds" in text
+
+
+def test_the_bibliography_carries_no_working_note():
+    # the Shen and Dietterich entry showed "The stored copy has no title page..." to readers
+    import re
+    bib = (BOOK / "references.bib").read_text()
+    notes = re.findall(r"^\s*note\s*=\s*\{(.*)\}", bib, re.M)
+    assert not [n for n in notes if re.search(r"stored|copy|extraction|we ", n, re.I)], notes
