@@ -1,5 +1,7 @@
 """What a page says about the book's structure matches the table of contents (book/_toc.yml).
 
+A part is a numbered chapter: its landing page (book/parts/<part>.md) with its sections.
+
 The reorganisation by idea (issue 17) moved pages between parts, and sentences written for
 the old layout stayed: "This part has three pages" on a part of six, "the chapter *Single-pass
 learning and Winnow*" after that chapter was split, "as for PA in the previous chapter" where
@@ -35,14 +37,21 @@ def _files(entries):
 
 
 def toc():
-    """(root, [(caption, [page, ...]), ...]) in reading order."""
+    """(root, [(part name, [page, ...]), ...]) in reading order.
+
+    A part is a top-level chapter with its sections (its landing page parts/<part>.md first),
+    named by its landing page's title, or a captioned part of the toc (the Reference).
+    """
     data = yaml.safe_load((BOOK / "_toc.yml").read_text())
-    return data["root"], [(p["caption"], list(_files(p["chapters"]))) for p in data["parts"]]
-
-
-ROOT, PARTS = toc()
-ORDER = [ROOT] + [f for _, files in PARTS for f in files]
-PART_OF = {f: caption for caption, files in PARTS for f in files}
+    parts = []
+    for part in data["parts"]:
+        if part.get("caption"):
+            parts.append((part["caption"], list(_files(part["chapters"]))))
+            continue
+        for chapter in part["chapters"]:
+            files = list(_files([chapter]))
+            parts.append((title_of(files[0]), files))
+    return data["root"], parts
 
 
 def landing(files):
@@ -68,6 +77,11 @@ def markdown_of(page):
 def title_of(page):
     m = re.search(r"^# (.+)$", markdown_of(page), re.M)
     return m.group(1).strip() if m else ""
+
+
+ROOT, PARTS = toc()
+ORDER = [ROOT] + [f for _, files in PARTS for f in files]
+PART_OF = {f: caption for caption, files in PARTS for f in files}
 
 
 def resolve(page, target):
@@ -205,3 +219,14 @@ def test_the_algorithm_index_places_each_class_on_a_page_that_shows_it():
     missing = [(cls, pages) for classes, pages in index_rows() for cls in classes
                if not any(cls in full_text(p) for p in pages)]
     assert not missing, missing
+
+
+def test_the_front_page_numbers_the_chapters_as_the_book_does():
+    # intro.md's list of parts is numbered; the numbers must be the chapters' own
+    data = yaml.safe_load((BOOK / "_toc.yml").read_text())
+    numbered = [c["file"] for p in data["parts"] if p.get("numbered")
+                for c in p["chapters"]]
+    listed = re.findall(r"^(\d+)\. \[[^\]]+\]\(([^)]+)\.(?:md|ipynb)\)", markdown_of(ROOT), re.M)
+    assert listed
+    for number, target in listed:
+        assert numbered[int(number) - 1] == target, (number, target)
