@@ -253,3 +253,33 @@ def test_claims_html_fits_the_column(board):
     assert "table-layout:fixed" in html and "<colgroup>" in html
     # four columns in the table, the rest in the dropdown
     assert html.count("<th>") == len(sb.HTML_COLUMNS) * board["paper"].nunique()
+
+
+def test_active_trials_counts_the_trials_whose_mistakes_equal_pas():
+    import pandas as pd
+    from olearn.experiments.claims import active_trials
+
+    runs = pd.read_csv(BOOK / "results" / "regularized" / "runs.csv")
+    table = active_trials(runs).set_index(["stream", "learner"])
+    row = table.loc[("20NG stand-in for SRAA", "L2-constrained (every round)")]
+    assert row["inactive"] == 34 and row["active"] == 6 and row["reference"] == "PA"
+    # a trial whose digest differs from its counterpart's is active
+    changed = runs.copy()
+    mask = (changed["learner"] == "L2-constrained (every round)") & (changed["trial"] == 0)
+    changed.loc[mask, "mistakes_digest"] = "different"
+    again = active_trials(changed).set_index(["stream", "learner"])
+    assert (again["active"] >= table["active"]).all() and again["active"].sum() > table["active"].sum()
+
+
+def test_positive_class_sensitivity_reruns_with_the_other_class():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        flipped = sb.flipped_folds(("Congressional",))
+    from olearn.experiments import single_pass as sp
+    assert sp.DATASETS["Congressional"][2] == 1            # restored after the rerun
+    f1, changed = sb.positive_class_sensitivity(BOOK / "results", flipped)
+    pa = f1.loc[("Congressional", "PA")]
+    assert abs(pa["stored positive class"] - 87.4) < 0.1 and abs(pa["other class"] - 92.5) < 0.1
+    assert set(changed.columns) == {"claim", "verdict", "with the other positive class"}
