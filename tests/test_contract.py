@@ -601,3 +601,63 @@ def test_damaged_cache_entries_are_recomputed(cls, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert experiments.run({"est": make(cls)}, X, y, **run).n_cached == 2
+
+
+# -- output paths (issue 26 items 7, 11, 16) ------------------------------------------
+# Every estimator, learned by the command line (``olearn train``) and saved
+# with --save-model: the model file is written whole or not at all (a stop
+# while writing leaves the previous file), an output path naming an input
+# or a missing folder is refused before anything is learned, and the saved
+# model predicts as the learner it pickles.
+def _cli_case(cls, tmp_path):
+    """A CSV file of the tiny stream and the ``--param`` options of ``SMALL``."""
+    X, y = data(cls)
+    path = tmp_path / "train.csv"
+    path.write_text("".join(",".join(repr(float(v)) for v in [label, *row]) + "\n"
+                            for label, row in zip(y, X)))
+    params = []
+    for key, value in SMALL.get(cls.__name__, {}).items():
+        params += ["--param", f"{key}={value!r}"]
+    return X, path, ["train", str(path), "--learner", cls.__name__, "--quiet", *params]
+
+
+def _cli(argv):
+    import io
+    from olearn.cli import main
+    out = io.StringIO()
+    return main(argv, out=out), out.getvalue()
+
+
+@pytest.mark.parametrize("cls", each("test_output_paths_saved_whole", ESTIMATORS))
+def test_output_paths_saved_whole(cls, tmp_path, monkeypatch):
+    X, path, argv = _cli_case(cls, tmp_path)
+    model = tmp_path / "model.pkl"
+    assert _cli(argv + ["--save-model", str(model)])[0] == 0
+    saved = pickle.loads(model.read_bytes())
+    assert type(saved) is cls and saved.predict(X).shape == (N_ROWS,)
+    before = model.read_bytes()
+
+    def stopped(obj, f, protocol=None):
+        f.write(before[: len(before) // 2])
+        raise SystemExit(143)   # what a SIGTERM raises in the command line
+    monkeypatch.setattr("olearn.cli._train.pickle.dump", stopped)
+    with pytest.raises(SystemExit):
+        _cli(argv + ["--save-model", str(model)])
+    assert model.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.pkl", "train.csv"]
+
+
+@pytest.mark.parametrize("cls", each("test_output_paths_refused_before_learning",
+                                     ESTIMATORS))
+def test_output_paths_refused_before_learning(cls, tmp_path, capsys):
+    X, path, argv = _cli_case(cls, tmp_path)
+    data_before = path.read_bytes()
+    for option in ("--save-model", "--save-record"):
+        for target, message in [(path, "input file"),
+                                (tmp_path / "no" / "m.pkl", "does not exist"),
+                                (tmp_path, "is a folder")]:
+            code, text = _cli(argv + [option, str(target)])
+            err = capsys.readouterr().err
+            assert code == 2 and err.startswith("olearn: error: ") and message in err
+            assert text == ""    # nothing read, nothing learned
+    assert path.read_bytes() == data_before
