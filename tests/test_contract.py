@@ -661,3 +661,44 @@ def test_output_paths_refused_before_learning(cls, tmp_path, capsys):
             assert code == 2 and err.startswith("olearn: error: ") and message in err
             assert text == ""    # nothing read, nothing learned
     assert path.read_bytes() == data_before
+
+
+# -- exact Winnow ties (issue 26, items 6 and 16) ------------------------------------
+#: the multiplicative learners: an initial weight ``theta0`` (or ``theta0_pos``
+#: and ``theta0_neg``) and a threshold ``theta``, discovered by those names
+EXACT_TIES = [c for c in ESTIMATORS if "theta" in params_of(c)
+              and any(name.startswith("theta0") for name in params_of(c))]
+
+
+def _tie_params(cls, theta0=3.0):
+    """Initial weights with a 0 score on every row: ``theta = theta0``
+    (``theta0_pos - theta0_neg = theta0 / 2`` with a negative model, exact),
+    MBW's margin 0."""
+    names = params_of(cls)
+    if "theta0" in names:
+        params = dict(theta0=theta0, theta=theta0)
+    else:
+        params = dict(theta0_pos=theta0, theta0_neg=theta0 / 2, theta=theta0 / 2)
+    if "margin" in names:
+        params["margin"] = 0.0
+    return params
+
+
+def test_exact_ties_case_covers_the_winnows():
+    assert {"PositiveWinnow", "BalancedWinnow",
+            "ModifiedBalancedWinnow"} <= {c.__name__ for c in EXACT_TIES}
+
+
+@pytest.mark.parametrize("theta0", [3.0, 0.1, 1e-300, 1e300])
+@pytest.mark.parametrize("cls", each("test_exact_winnow_ties", EXACT_TIES))
+def test_exact_winnow_ties(cls, theta0):
+    """The model starts from ``theta0`` exactly, so a row scored at the
+    threshold scores 0, predicts the negative class and is a mistake for a
+    positive label (a rounded ``exp(log theta0)`` predicted positive); the
+    voted learner (:class:`olearn.Averaged`) starts from the same tie."""
+    X = np.array([[1.0, 0.0, 1.0, 1.0, 0.0]])
+    for est in (make(cls, **_tie_params(cls, theta0)),
+                olearn.Averaged(make(cls, **_tie_params(cls, theta0)))):
+        assert est.partial_fit(X, [0], classes=[0, 1]).mistakes_.tolist() == [False]
+        fresh = make(cls, **_tie_params(cls, theta0)).partial_fit(X, [1], classes=[0, 1])
+        assert fresh.mistakes_.tolist() == [True] and fresh.margins_[0] == 0.0
