@@ -228,6 +228,12 @@ def test_the_issue_28_rows(board):
     r = row("DUOL's mistake bound")
     assert r["verdict"] == "does not" and r["cause"].startswith("the theorem is false")
     assert board["why"].str.contains("paired differences over 40 trials").sum() == 0
+    # every verdict that a reading changes shows the other one
+    assert row("PA typically beats ROMMA")["alternative"].startswith("on our numbers alone")
+    r = row("The results are similar if the regularization")
+    assert r["verdict"] == "reproduces" and "0.5-point" in r["alternative"]
+    r = row("The Perceptron is clearly the fastest")
+    assert r["verdict"] == "inconclusive" and "without the timing tolerance" in r["alternative"]
     assert not board["where"].str.contains("section 5, claim").any()
 
 

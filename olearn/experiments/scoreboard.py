@@ -69,8 +69,23 @@ PAPER_NAMES = {"carvalho2006single": "Carvalho and Cohen (2006)",
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 
 
+class _Verdict(str):
+    """A verdict that remembers the one a stricter reading of the board's rule gives
+    (``other``: e.g. our numbers alone, without the paper's own numbers or the noise rule);
+    :func:`_row` shows it in the ``alternative`` column."""
+
+    def __new__(cls, verdict, other, reading):
+        out = super().__new__(cls, verdict)
+        out.other, out.reading = other, reading
+        return out
+
+
 def _row(paper, where, kind, claim, paper_says, ours, verdict, why, page, cause="",
          alternative=""):
+    other = getattr(verdict, "other", None)
+    if other is not None and other != verdict and not alternative:
+        alternative = f"{verdict.reading}: {other}"
+    verdict = str(verdict)
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}; use one of {VERDICTS}")
     if cause and not cause.startswith(CAUSES):
@@ -83,7 +98,8 @@ def _judge(ours, paper):
     """The verdict of a claim given our verdict and the same rule's verdict on the paper's own
     numbers restricted to our data sets: a failure of ours counts only if the paper's pass."""
     if ours in ("does not", "in part") and paper != "reproduces":
-        return "not testable on this subset"
+        return _Verdict("not testable on this subset", ours,
+                        f"on our numbers alone (the paper's own: {paper})")
     return ours
 
 
@@ -591,7 +607,8 @@ def shen_claims(results, l1_seconds=None):
         intervals = [(float(m), float(h)) for m, h in
                      __import__("re").findall(r"([+-]\d+\.\d+)±(\d+\.\d+)", ours)]
         if verdict == "does not" and intervals and all(abs(m) <= h for m, h in intervals):
-            verdict = "inconclusive"    # every interval contains zero: inside the noise
+            # every interval contains zero: inside the noise
+            verdict = _Verdict("inconclusive", "does not", "by the audit's rule alone")
         rows.append(_row(key, where, "figure" if number in SHEN_FIGURE else "prose", row["claim"], "as quoted",
                          ours, verdict, SHEN_RULES.get(number, "criteria of the claims audit"),
                          "regularized/claims"))
@@ -601,10 +618,15 @@ def shen_claims(results, l1_seconds=None):
         if number == 8 and verdict != "reproduces":
             gaps = [float(g) for g in __import__("re").findall(r"(?<![\w.])(\d+\.\d+)",
                                                                ours.split("):", 1)[-1])]
+            # the board's one tolerance for "similar" / "comparable" decides; the audit's
+            # 0.5 point is the other reading
             within = sum(g <= COMPARABLE_POINTS for g in gaps)
-            rows[-1]["alternative"] = (f"with the board's tolerance for 'similar' "
-                                       f"({COMPARABLE_POINTS:g} point instead of the audit's 0.5): "
-                                       f"{_by_count(within, len(gaps))} ({within} of {len(gaps)})")
+            rows[-1]["verdict"] = _by_count(within, len(gaps))
+            rows[-1]["why"] = (f"'similar': the first-half tuned error within "
+                               f"{COMPARABLE_POINTS:g} point of the oracle tuned on the second "
+                               "half (means over the 40 trials)")
+            if rows[-1]["verdict"] != verdict:
+                rows[-1]["alternative"] = f"the audit's 0.5-point tolerance: {verdict}"
     rows += _shen_more(key, stored)
     rows.append(_untestable(key, "Abstract, section 4", "prose", "The regularized learners "
                             "decrease the influence of old instances and focus on recent ones.",
@@ -925,8 +947,6 @@ SHEN_RULES = {
     5: f"'much higher accuracy': {_PAIRED} below zero, per stream and learner",
     6: f"'competitive': {_PAIRED} within 0.5 points, per stream",
     7: f"'slightly outperforms' on 20NG: {_PAIRED} below zero",
-    8: "'similar': the first-half tuned error within 0.5 points of the oracle tuned on the "
-       "second half (means over the 40 trials)",
     9: "'significantly outperform': L2 truncation below both IG and the game-theoretic method "
        "at the same number of features (mean curves, log-interpolated), in most comparisons",
     10: "'extremely bad': more than twice PA's error with all features (mean curves)",
@@ -1037,7 +1057,8 @@ def _zhao_more(key, duol, folder, names):
         tied = [n for n in names if ties is not None and n not in held
                 and ties(ours[n]["seconds_mean"])]
         if tied and verdict in ("does not", "in part") and len(held) + len(tied) == len(names):
-            verdict = "inconclusive"   # the sets where it fails are ties within the tolerance
+            # the sets where it fails are ties within the tolerance
+            verdict = _Verdict("inconclusive", str(verdict), "without the timing tolerance")
         rows.append(_row(key, where, "table", claim, f"holds on {len(in_paper)} of {len(names)} "
                          "sets (the paper's tables)", f"holds on {len(held)} of {len(names)} "
                          f"({', '.join(held) or 'none'})" + (f"; a tie within {TIME_TOLERANCE:.0%} "
