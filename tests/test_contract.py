@@ -564,3 +564,40 @@ def test_huge_full_covariance_refused_up_front(cls):
     y = np.array([0, 1, 0, 1])
     with pytest.raises((MemoryError, ValueError), match="GiB|GB|bytes|memory"):
         make(cls).fit(X, y)
+
+
+# =====================================================================================
+# -- cache corruption (issue 26 items 8 and 16; h26-cache) -----------------------------
+# Every estimator runs through the experiment cache; an entry left damaged by a crash
+# or a full disk (0 bytes, garbage, a directory at its path) is recomputed, identically
+# and with a warning, never a bare EOFError, a crash in os.replace or a stale result.
+CACHE_DAMAGES = {"0 bytes": lambda path: path.write_bytes(b""),
+                 "garbage": lambda path: path.write_bytes(b"PK\x03\x04 not an npz"),
+                 "directory": lambda path: (path.unlink(), path.mkdir())}
+
+
+@pytest.mark.parametrize("cls", each("test_damaged_cache_entries_are_recomputed"))
+def test_damaged_cache_entries_are_recomputed(cls, tmp_path):
+    import warnings
+
+    from olearn import experiments
+
+    X, y = data(cls, n=20)
+    run = dict(n_permutations=2, cache=True, cache_dir=tmp_path, progress=False)
+    if not hasattr(make(cls).fit(X, y), "mistakes_"):    # not an online learner
+        with pytest.raises(ValueError, match="no mistakes_"):
+            experiments.run({"est": make(cls)}, X, y, **run)
+        return
+    first = experiments.run({"est": make(cls)}, X, y, **run)
+    entries = sorted(tmp_path.rglob("*.npz"))
+    assert first.n_computed == 2 and len(entries) == 2, "not cached with its defaults"
+    for damage, spoil in CACHE_DAMAGES.items():
+        spoil(entries[0])
+        with pytest.warns(UserWarning, match="experiment cache .* recomputed"):
+            again = experiments.run({"est": make(cls)}, X, y, **run)
+        assert (again.n_computed, again.n_cached) == (1, 1), damage
+        assert_array_equal(again.mistakes("est"), first.mistakes("est"))
+        assert entries[0].is_file() and entries[0].stat().st_size > 0, damage
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert experiments.run({"est": make(cls)}, X, y, **run).n_cached == 2
