@@ -630,3 +630,27 @@ def test_scipy_stats_and_pandas_not_imported_by_train(svm_file):
                           env=_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-2:] == ["[]", "type 0.5 True True module"]
+
+
+def test_shuffle_of_a_file_too_large_refused_before_learning(svm_file, monkeypatch,
+                                                              capsys):
+    """--shuffle holds the file in memory: with less memory than the checking
+    pass estimates it needs, refused before learning, naming the way out."""
+    monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 1000)
+    code, text = run(["train", svm_file, "--shuffle"])
+    err = error_line(capsys)
+    assert code == 2 and "GiB available" in err and "leave it out to stream" in err
+    assert "rounds" not in text
+    code, text = run(["train", svm_file, "--quiet"])    # streamed: not refused
+    assert code == 0 and "3,000 rounds" in text
+
+
+def test_memory_left_sees_an_address_space_limit():
+    code = ("import resource\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY))\n"
+            "from olearn.cli._train import memory_left\n"
+            "print(memory_left() < 2**32)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
