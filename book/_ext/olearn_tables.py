@@ -1,12 +1,20 @@
-"""Caption tables as "Table N" in the HTML.
+"""Caption tables as "Table N" in the HTML, and let long table headings break at underscores.
 
 The book glues computed tables (pandas DataFrames) with ``{glue:figure}``, so Sphinx numbers
 them as figures ("Fig. N"). A glued figure whose name starts with ``tab-`` is a table: its
 caption number is written "Table N" (the number stays in the figures' sequence, so
 ``{numref}`Table %s <tab-...>``` in the text matches the caption).
+
+A computed table's column names are often identifiers (``bcw_l1_minus_dcd_error``): one
+unbreakable word as wide as several columns, which pushed tables past the text column at a
+1280-px window (issue 27). Every table cell's text gets a line-break opportunity (``<wbr>``)
+after each underscore, so such a heading wraps like a phrase; cells with math are left alone
+(the TeX must reach MathJax as written).
 """
 
 from __future__ import annotations
+
+import re
 
 from sphinx.writers.html5 import HTML5Translator
 
@@ -27,6 +35,28 @@ def _add_fignumber(self, node):
         _original(self, node)
 
 
+_CELL = re.compile(r"(<t[hd]\b[^>]*>)(.*?)(</t[hd]>)", re.S)
+_TEXT = re.compile(r">([^<>]*)<")
+
+
+def breakable_cells(html):
+    """``html`` with ``<wbr>`` after each underscore in the text of its table cells."""
+    def cell(m):
+        inner = m.group(2)
+        if "math" in inner or "_" not in inner:
+            return m.group(0)
+        inner = _TEXT.sub(lambda t: ">" + t.group(1).replace("_", "_<wbr>") + "<",
+                          ">" + inner + "<")[1:-1]
+        return m.group(1) + inner + m.group(3)
+    return _CELL.sub(cell, html)
+
+
+def _page_context(app, pagename, templatename, context, doctree):
+    if "body" in context:
+        context["body"] = breakable_cells(context["body"])
+
+
 def setup(app):
     HTML5Translator.add_fignumber = _add_fignumber
+    app.connect("html-page-context", _page_context)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
