@@ -22,3 +22,11 @@ def test_underscores_of_cell_text_become_break_opportunities():
     assert "<th>bcw_<wbr>l1_<wbr>minus</th>" in out
     assert 'href="a_b.html">page_<wbr>x</a>' in out            # the link target unchanged
     assert "\\(a_b\\)" in out and "<p>not_a_cell</p>" in out     # math and prose unchanged
+
+
+def test_tables_of_eight_or_more_columns_are_marked():
+    row = "<tr>" + "<td>1</td>" * 8 + "</tr>"
+    out = olearn_tables.mark_wide_tables(f'<table class="dataframe">{row}</table>'
+                                         '<table><tr><td>1</td></tr></table>')
+    assert '<table class="olearn-many-columns dataframe">' in out
+    assert "<table><tr><td>1</td></tr></table>" in out

@@ -9,7 +9,8 @@ A computed table's column names are often identifiers (``bcw_l1_minus_dcd_error`
 unbreakable word as wide as several columns, which pushed tables past the text column at a
 1280-px window (issue 27). Every table cell's text gets a line-break opportunity (``<wbr>``)
 after each underscore, so such a heading wraps like a phrase; cells with math are left alone
-(the TeX must reach MathJax as written).
+(the TeX must reach MathJax as written). A table of eight or more columns gets the class
+``olearn-many-columns``, which book/_static/olearn.css sets in smaller type.
 """
 
 from __future__ import annotations
@@ -51,9 +52,30 @@ def breakable_cells(html):
     return _CELL.sub(cell, html)
 
 
+_TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table>", re.S)
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.S)
+MANY_COLUMNS = 8
+
+
+def mark_wide_tables(html):
+    """``html`` with class ``olearn-many-columns`` on each table of MANY_COLUMNS+ columns."""
+    def table(m):
+        attrs, inner = m.group(1), m.group(2)
+        columns = max((len(re.findall(r"<t[hd]\b", row)) for row in _ROW.findall(inner)),
+                      default=0)
+        if columns < MANY_COLUMNS:
+            return m.group(0)
+        if 'class="' in attrs:
+            attrs = attrs.replace('class="', 'class="olearn-many-columns ', 1)
+        else:
+            attrs += ' class="olearn-many-columns"'
+        return f"<table{attrs}>{inner}</table>"
+    return _TABLE.sub(table, html)
+
+
 def _page_context(app, pagename, templatename, context, doctree):
     if "body" in context:
-        context["body"] = breakable_cells(context["body"])
+        context["body"] = mark_wide_tables(breakable_cells(context["body"]))
 
 
 def setup(app):
