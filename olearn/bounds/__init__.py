@@ -18,6 +18,7 @@ from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron
 from .regularized import (drifting_stream, l1_constrained_bound,
                           l2_constrained_bound, objective_regularized_bound,
                           proof_step_slacks, round_terms)
+from .sop import sop_bound
 from .winnow import (balanced_winnow_bound, disjunction_stream, greedy_disjunction,
                      mistakes_against_d, winnow_bound)
 
