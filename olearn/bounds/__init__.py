@@ -19,8 +19,8 @@ from .regularized import (drifting_stream, l1_constrained_bound,
                           l2_constrained_bound, objective_regularized_bound,
                           proof_step_slacks, round_terms)
 from .sop import sop_bound
-from .winnow import (balanced_winnow_bound, disjunction_stream, greedy_disjunction,
-                     mistakes_against_d, winnow_bound)
+from .winnow import (balanced_winnow_bound, balanced_winnow_steps, disjunction_stream,
+                     greedy_disjunction, mistakes_against_d, winnow_bound)
 
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith("_")
