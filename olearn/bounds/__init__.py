@@ -14,6 +14,7 @@ from .arow import arow_bound, arow_lemma_trace
 from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
                    theorem3)
 from .norma import norma_bound, norma_mistake_bound
+from .oco import regret_lemma
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
 from .regularized import (drifting_stream, l1_constrained_bound,
                           l2_constrained_bound, objective_regularized_bound,
