@@ -104,5 +104,6 @@ def regret_lemma(run, X, y, u):
         replay.linear_regret, replay.lemma_bound,
         linear_regret=replay.linear_regret, initial=replay.initial, final=replay.final,
         growth=replay.growth, stability=replay.stability, correction=replay.correction,
-        identity_gap=replay.identity_gap, mistakes=int(replay.mistakes.sum()),
+        identity_gap=replay.identity_gap, per_round=replay.per_round,
+        mistakes=int(replay.mistakes.sum()),
         updates=int(replay.updates.sum()), max_weight_diff=diff)
