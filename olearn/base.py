@@ -32,7 +32,10 @@ A subclass provides the algorithm through three hooks:
     it fills ``mistakes`` and ``margins`` (views of the record) and returns
     the number of rounds on which the model changed;
 ``_decision(X)``
-    scores of validated rows (dense array or CSR matrix).
+    scores of validated rows (dense array or CSR matrix); CSR rows are scored
+    from the stored model in O(nnz(X)) (the kernels of :mod:`olearn._rows`),
+    never by building a d-vector first: one row at d = 10^7 must not cost a
+    pass over the features (``tests/test_linear_scoring.py``).
 
 and optionally
 
