@@ -5,8 +5,11 @@ Tables 1-3) and holds the estimators; the exact state they update is
 :mod:`olearn.linear._winnow_exact`.  Here: the update rule of each learner
 (:func:`update_factors`, :func:`feature_factors`, :func:`is_update`: short
 scalar functions, what the paper's tables say), the score of a row
-(:func:`winnow_score`), and the pass over the rows (:func:`_train`), in named
-steps, specialised per learner (plain or voted) by numba.
+(:func:`winnow_score`), and the pass over the rows (:func:`_train`:
+the score loop, the row's refusal test, the update condition, the pending
+votes, the fast and the general update, in headed sections of one compiled
+loop -- array-taking helpers would cost reference-count updates per row),
+specialised per learner (plain or voted) by numba.
 """
 import math
 
