@@ -301,3 +301,10 @@ def test_figure1_diagnosis_sbcw_uses_one_group_of_frequent_words():
     assert row["nonzero weights"] == 20
     assert row["median df, first group"] > 100 * row["median df, all features"]
     assert row["predicted positive"] < 0.05 < row["positive rate"]
+
+
+def test_section_5_2_is_run_the_lowest_efs_features_are_stop_words():
+    """Issue 28 item 6: Carvalho and Cohen's section 5.2, 'not run yet' before, is run."""
+    words, share = sb.efs_lowest_features(n=12)
+    assert len(words) == 12 and share >= 0.75
+    assert {"the", "to", "have"} <= set(words)
