@@ -1035,11 +1035,15 @@ class WinnowClassifier(OnlineClassifier):
     def _model_arrays(self):
         return (self._m,)
 
-    def _scores(self, X, m, e):
+    def _scores(self, X, m, e, rows=None, seen=None):
+        """Test-time scores of ``X`` under the model ``(m, e)``; ``rows`` (a
+        CSR triple) and ``seen`` replace ``X``'s and the mask when ``(m, e)``
+        holds only some features (:meth:`_averaged_decision`)."""
         check_non_negative(self, X)
         out = np.empty(X.shape[0])
-        winnow_decision(compiled_rows(X), X.shape[0], self._columns, m, e,
-                        self._seen, float(self.theta), out)
+        winnow_decision(compiled_rows(X) if rows is None else rows, X.shape[0],
+                        self._columns, m, e,
+                        self._seen if seen is None else seen, float(self.theta), out)
         return out
 
     def _decision(self, X):
@@ -1103,7 +1107,20 @@ class WinnowClassifier(OnlineClassifier):
         return _column(m, 0), _column(e, 0), _column(m, 1), _column(e, 1)
 
     def _averaged_decision(self, X):
-        return self._scores(X, *self._average_state())
+        """The vote's scores.  CSR rows in O(nnz(X)): the vote of the features
+        in ``X`` and of the always-on one only (:func:`vote_average` is per
+        feature: bit for bit the full vote's), scored with ``X``'s columns
+        renumbered onto them; dense rows, O(d) each anyway, on the full vote."""
+        credits = int(self._istate[CREDITS])
+        if not sp.issparse(X) or credits == 0:
+            return self._scores(X, *self._average_state())
+        cols = np.unique(X.indices)
+        keep = np.append(cols, self._m.shape[0] - 1)   # the always-on feature last
+        m, e = vote_average(self._acc[keep], self._acce[keep], self._m[keep],
+                            self._e[keep], credits)
+        local = (X.data, np.searchsorted(cols, X.indices).astype(X.indices.dtype),
+                 X.indptr)
+        return self._scores(X, m, e, rows=local, seen=self._seen[cols])
 
 
 class PositiveWinnow(WinnowClassifier):
