@@ -55,6 +55,11 @@ INSPECT = r"""
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
+  if (!document.body) {  // a redirect (Sphinx's index.html): nothing to read
+    return JSON.stringify({mathjax: false, containers: 0, mathNodes: 0, untypeset: [], raw: [],
+                           literal: [], cut: [], wide: [], column: 0, images: [],
+                           title: document.title, redirect: true});
+  }
   const mathNodes = Array.from(document.querySelectorAll('span.math, div.math'));
   const untypeset = mathNodes.filter(n => !n.querySelector('mjx-container'))
                              .map(n => n.textContent.slice(0, 80));
@@ -89,12 +94,15 @@ INSPECT = r"""
   const colRect = column.getBoundingClientRect();
   const colStyle = getComputedStyle(column);
   const colRight = colRect.right - parseFloat(colStyle.paddingRight || 0) + 1;
+  const colWidth = colRect.width - parseFloat(colStyle.paddingLeft || 0)
+                   - parseFloat(colStyle.paddingRight || 0);
   // code and output lines cut at the right edge of their box (a horizontal scroll)
   const canvas = document.createElement('canvas').getContext('2d');
   const cut = [];
   for (const pre of document.querySelectorAll('pre')) {
     if (pre.closest('details:not([open])') || pre.offsetParent === null) continue;
     const style = getComputedStyle(pre);
+    if (!['pre', 'nowrap'].includes(style.whiteSpace)) continue;  // it wraps: nothing is cut
     canvas.font = style.font;
     const room = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const output = !!pre.closest('.cell_output, .output');
@@ -113,12 +121,12 @@ INSPECT = r"""
                                                + 'header, footer, nav')) continue;
     const r = el.getBoundingClientRect();
     const width = el.tagName === 'TABLE' ? Math.max(r.width, el.scrollWidth) : r.width;
-    if (r.left + width > colRight + 1 || width > colRect.width + 1) {
+    if (r.left + width > colRight + 1 || width > colWidth + 1) {
       const label = el.tagName === 'TABLE'
           ? (el.innerText || '').trim().slice(0, 50).replace(/\s+/g, ' ')
           : el.getAttribute('src');
       wide.push(el.tagName.toLowerCase() + ' ' + Math.round(width) + ' px in a '
-                + Math.round(colRect.width) + '-px column: ' + JSON.stringify(label));
+                + Math.round(colWidth) + '-px column: ' + JSON.stringify(label));
     }
   }
   const imgs = Array.from(document.images).map(i => ({
@@ -127,7 +135,7 @@ INSPECT = r"""
       mathjax: !!(window.MathJax && MathJax.version), version: window.MathJax && MathJax.version,
       containers: document.querySelectorAll('mjx-container').length,
       mathNodes: mathNodes.length, untypeset: untypeset, raw: raw, literal: literal,
-      cut: cut, wide: wide, column: Math.round(colRect.width), images: imgs,
+      cut: cut, wide: wide, column: Math.round(colWidth), images: imgs,
       title: document.title});
 })()
 """

@@ -396,6 +396,22 @@ def test_library_code_is_keyed_by_name_and_version():
         keys.module_key(types.ModuleType("made_at_run_time"))
 
 
+def test_a_notebook_function_is_keyed_by_its_code(monkeypatch):
+    """A notebook's cells run in ``__main__``, whose launcher (ipykernel_launcher)
+    lives in site-packages: its functions are still the user's code."""
+    from olearn.experiments import keys
+
+    launcher = types.ModuleType("__main__")
+    launcher.__file__ = str(Path(np.__file__).parent.parent / "ipykernel_launcher.py")
+    monkeypatch.setitem(sys.modules, "__main__", launcher)
+    made = []
+    for body in ("A @ B.T", "(A @ B.T) ** 2"):
+        namespace = {"__name__": "__main__"}
+        exec(f"def k(A, B):\n    return {body}\n", namespace)
+        made.append(keys.callable_key(namespace["k"]))
+    assert made[0] != made[1] and "code" in made[0]
+
+
 # -- cache corruption (issue 26 items 8 and 12) ---------------------------------
 def _entries(root):
     return sorted(root.rglob("*.npz"))

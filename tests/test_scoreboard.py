@@ -228,6 +228,12 @@ def test_the_issue_28_rows(board):
     r = row("DUOL's mistake bound")
     assert r["verdict"] == "does not" and r["cause"].startswith("the theorem is false")
     assert board["why"].str.contains("paired differences over 40 trials").sum() == 0
+    # every verdict that a reading changes shows the other one
+    assert row("PA typically beats ROMMA")["alternative"].startswith("on our numbers alone")
+    r = row("The results are similar if the regularization")
+    assert r["verdict"] == "reproduces" and "0.5-point" in r["alternative"]
+    r = row("The Perceptron is clearly the fastest")
+    assert r["verdict"] == "inconclusive" and "without the timing tolerance" in r["alternative"]
     assert not board["where"].str.contains("section 5, claim").any()
 
 
@@ -283,3 +289,15 @@ def test_positive_class_sensitivity_reruns_with_the_other_class():
     pa = f1.loc[("Congressional", "PA")]
     assert abs(pa["stored positive class"] - 87.4) < 0.1 and abs(pa["other class"] - 92.5) < 0.1
     assert set(changed.columns) == {"claim", "verdict", "with the other positive class"}
+
+
+def test_figure1_diagnosis_sbcw_uses_one_group_of_frequent_words():
+    """Issue 28 item 7: SBCW selects 15 groups on the Reuters stand-in, but its model weights
+    one of them (frequent words, mostly negative weights) and almost never predicts positive."""
+    from olearn.experiments.sparse_cw import figure1_diagnosis
+
+    row = figure1_diagnosis("reuters", configs=((0.1, 1, 1e-3),)).iloc[0]
+    assert row["groups selected"] == 15 and row["groups with weight"] == 1
+    assert row["nonzero weights"] == 20
+    assert row["median df, first group"] > 100 * row["median df, all features"]
+    assert row["predicted positive"] < 0.05 < row["positive rate"]

@@ -114,10 +114,7 @@ def choose_record(est, params, wanted):
     ``record="counts"``: memory flat on a long file, a small saved model.  A
     ``record`` given with ``--param`` is kept.  Returns the record kept (None
     for a learner without one)."""
-    if "record" not in est.get_params(deep=False):
-        if wanted:
-            raise UsageError(f"{type(est).__name__} keeps no per-round record: "
-                             "drop --save-record")
+    if "record" not in est.get_params(deep=False):  # e.g. a meta-estimator
         return None
     if "record" in params:
         if wanted and params["record"] == "counts":

@@ -150,6 +150,8 @@ def _origin(module_name):
     module beside them, a module made at run time)."""
     if module_name == "olearn" or module_name.startswith("olearn."):
         return "olearn"
+    if module_name == "__main__":   # a script or a notebook (whatever file runs it)
+        return "user"
     if module_name in sys.builtin_module_names:
         return "library"
     module = sys.modules.get(module_name)

@@ -69,8 +69,23 @@ PAPER_NAMES = {"carvalho2006single": "Carvalho and Cohen (2006)",
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 
 
+class _Verdict(str):
+    """A verdict that remembers the one a stricter reading of the board's rule gives
+    (``other``: e.g. our numbers alone, without the paper's own numbers or the noise rule);
+    :func:`_row` shows it in the ``alternative`` column."""
+
+    def __new__(cls, verdict, other, reading):
+        out = super().__new__(cls, verdict)
+        out.other, out.reading = other, reading
+        return out
+
+
 def _row(paper, where, kind, claim, paper_says, ours, verdict, why, page, cause="",
          alternative=""):
+    other = getattr(verdict, "other", None)
+    if other is not None and other != verdict and not alternative:
+        alternative = f"{verdict.reading}: {other}"
+    verdict = str(verdict)
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}; use one of {VERDICTS}")
     if cause and not cause.startswith(CAUSES):
@@ -83,7 +98,8 @@ def _judge(ours, paper):
     """The verdict of a claim given our verdict and the same rule's verdict on the paper's own
     numbers restricted to our data sets: a failure of ours counts only if the paper's pass."""
     if ours in ("does not", "in part") and paper != "reproduces":
-        return "not testable on this subset"
+        return _Verdict("not testable on this subset", ours,
+                        f"on our numbers alone (the paper's own: {paper})")
     return ours
 
 
@@ -176,11 +192,13 @@ def carvalho_claims(results, folds=None):
     rows = []
 
     rank, prank = ours4["NLP"].loc["avg rank"], sub4["NLP"].loc["avg rank"]
+    non_ranks = paper4["non-NLP"]["rank"]
+    non_place = 1 + sum(v < non_ranks["MBW"] for v in non_ranks.values())
     all_ranks = table[online].rank(axis=1, ascending=False, method="average").mean()
     rows.append(_row(
         key, "Table 4, sections 1 and 4", "table",
         "Modified Balanced Winnow outperforms all other single-pass online learners (on the text "
-        "(NLP) tasks: its rank on the others is 5.57, fifth of 10).",
+        f"(NLP) tasks: on the others the paper's Table 4 ranks it {non_place} of 10).",
         f"MBW has the best average rank on NLP ({paper4['NLP']['rank']['MBW']:.2f}, all 8 sets); "
         f"on our 3 NLP sets the paper's F1 ranks {', '.join(_best(prank))} first "
         f"({prank.min():.2f}; MBW {prank['MBW']:.2f})",
@@ -496,14 +514,17 @@ def _carvalho_figures(key, sp, table, curves, efs, folds_seconds=None):
     ratio = wide["EFS P=0.9"] - e["batch_best"]
     comparable = {s: int((ratio.xs(s) <= COMPARABLE_POINTS).sum()) for s in sets}
     ok = [s for s in sets if 2 * comparable[s] > len(ratio.xs(s))]
+    relative = wide["EFS P=0.9"] / e["batch_best"]
+    ok_rel = [s for s in sets if 2 * int((relative.xs(s) <= 1.1).sum()) > len(relative.xs(s))]
     rows.append(_row(key, "Figures 7-8, abstract, section 7", "figure", "EFS with P = 0.9 "
                      "performs comparably to information gain and chi-square.", "comparable",
                      f"budgets where EFS's error is within {COMPARABLE_POINTS:g} point of the better "
                      "batch ranking's: "
                      + ", ".join(f"{s} {comparable[s]} of {len(ratio.xs(s))}" for s in sets),
-                     _by_count(len(ok), len(sets)), f"'comparable': EFS's error (%) at most "
-                     f"{COMPARABLE_POINTS:g} point above min(IG, CHI) at more than half of the budgets",
-                     "single_pass/efs"))
+                     _Verdict(_by_count(len(ok), len(sets)), _by_count(len(ok_rel), len(sets)),
+                              "with the former 10% relative tolerance"),
+                     f"'comparable': EFS's error (%) at most {COMPARABLE_POINTS:g} point above "
+                     "min(IG, CHI) at more than half of the budgets", "single_pass/efs"))
     if "MovieReviews" in sets:
         won, total = e["per_set"]["MovieReviews"]
         rows.append(_row(key, "Figures 7-8, section 5.3", "figure", "On MovieReviews EFS beats "
@@ -572,6 +593,7 @@ def shen_claims(results, l1_seconds=None):
     elif l1_seconds is None:
         l1_seconds = [seconds for seconds, _ in claims.time_l1(stored).values()]
     table = claims.regularized_claims(stored, figure3, l1_seconds)
+    every_round = _shen_every_round(stored)
     rows = []
     for number, row in table.iterrows():
         if "[ablation, ours" in row["claim"]:
@@ -590,17 +612,27 @@ def shen_claims(results, l1_seconds=None):
         intervals = [(float(m), float(h)) for m, h in
                      __import__("re").findall(r"([+-]\d+\.\d+)±(\d+\.\d+)", ours)]
         if verdict == "does not" and intervals and all(abs(m) <= h for m, h in intervals):
-            verdict = "inconclusive"    # every interval contains zero: inside the noise
+            # every interval contains zero: inside the noise
+            verdict = _Verdict("inconclusive", "does not", "by the audit's rule alone")
         rows.append(_row(key, where, "figure" if number in SHEN_FIGURE else "prose", row["claim"], "as quoted",
                          ours, verdict, SHEN_RULES.get(number, "criteria of the claims audit"),
                          "regularized/claims"))
+        if number in every_round and not rows[-1]["alternative"] \
+                and not every_round[number].startswith(verdict):
+            rows[-1]["alternative"] = "every-round update (ours): " + every_round[number]
         if number == 8 and verdict != "reproduces":
             gaps = [float(g) for g in __import__("re").findall(r"(?<![\w.])(\d+\.\d+)",
                                                                ours.split("):", 1)[-1])]
+            # the board's one tolerance for "similar" / "comparable" decides; the audit's
+            # 0.5 point is the other reading
             within = sum(g <= COMPARABLE_POINTS for g in gaps)
-            rows[-1]["alternative"] = (f"with the board's tolerance for 'similar' "
-                                       f"({COMPARABLE_POINTS:g} point instead of the audit's 0.5): "
-                                       f"{_by_count(within, len(gaps))} ({within} of {len(gaps)})")
+            rows[-1]["verdict"] = _by_count(within, len(gaps))
+            rows[-1]["why"] = (f"'similar': the first-half tuned error within "
+                               f"{COMPARABLE_POINTS:g} point of the oracle tuned on the second "
+                               "half (means over the 40 trials)")
+            if rows[-1]["verdict"] != verdict:
+                rows[-1]["alternative"] = f"the audit's 0.5-point tolerance: {verdict}"
+    rows += _shen_more(key, stored)
     rows.append(_untestable(key, "Abstract, section 4", "prose", "The regularized learners "
                             "decrease the influence of old instances and focus on recent ones.",
                             "stated, not measured", "not run yet: no stored result measures an instance's "
@@ -721,7 +753,7 @@ def tan_claims(results):
     for name in sets:
         m = mean.loc[name]
         fastest_so = m.loc[list(SECOND_ORDER), "time"].min()
-        if m.loc["BCW-L1", "time"] < fastest_so:
+        if _time_order(m.loc["BCW-L1", "time"], fastest_so) < 0:
             faster.append(name)
         if min(m.loc["BCW-L1", "test_error"], m.loc["BCW-L2", "test_error"]) <= \
                 m.loc[list(SECOND_ORDER), "test_error"].min() + COMPARABLE_POINTS / 100:
@@ -736,7 +768,8 @@ def tan_claims(results):
              "6.12 s (5.73 + 0.39) against 3,381-3,512 s on epsilon-50k",
              f"BCW-L1 faster than the fastest second-order learner on {len(faster)} of "
              f"{len(sets)} sets ({', '.join(faster)})", _by_count(len(faster), len(sets)),
-             "mean time over the stored orders; stand-ins of the paper's data sets",
+             f"mean time over the stored orders, faster by more than {TIME_TOLERANCE:.0%}; "
+             "stand-ins of the paper's data sets",
              "sparse_cw/table2"),
         _row(key, "Table 2", "table", "BCW is about as accurate as the best online "
              "second-order learner.", "BCW-L1 0.2402, best (SCW) 0.2382 on covtype",
@@ -807,6 +840,108 @@ def zhao_claims(results):
     ] + _zhao_more(key, duol, Path(results) / "duol", names)
 
 
+def _shen_more(key, stored):
+    """Three claims of Shen's section 4 read from the stored curves: the gap to NORMA grows,
+    L1 slightly better than L2 with many features, smoother feature-selection curves."""
+    from . import claims
+    from . import regularized as er
+
+    rows = []
+    reg = [f"{name}:mean" for name in er.REGULARIZED]
+    grows = {}
+    for n in er.STREAMS:
+        c = stored.curves[n].set_index("round")
+        gap = c["NORMA:mean"] - c[reg].min(axis=1)
+        grows[n] = (float(gap.loc[100]), float(gap.iloc[-1]))
+    held = [n for n, (g0, g1) in grows.items() if g1 > max(g0, 0.0)]
+    rows.append(_row(key, "Figure 1, section 4", "figure", "The accuracy difference between "
+                     "NORMA and the regularized learners is small at the beginning and then "
+                     "increases (especially on SRAA).", "as quoted",
+                     "NORMA minus best regularized, cumulative error at test round 100 / at the "
+                     "end: " + "; ".join(f"{er.SHORT_NAMES[n]}: {100 * a:+.2f} / {100 * b:+.2f}"
+                                         for n, (a, b) in grows.items()),
+                     _by_count(len(held), len(grows)), "per stream, the regularized learners "
+                     "ahead of NORMA at the end of the test half, by more than after 100 test "
+                     "rounds (mean curves of the 40 trials)",
+                     "regularized/claims",
+                     cause="real non-reproduction: NORMA is more accurate than the regularized "
+                           "learners on the stored run, so the gap has the other sign"
+                     if len(held) < len(grows) else ""))
+    fig2s = stored.figure2_summary
+    many, ties, text = [], [], []
+    for n in er.STREAMS:
+        part = fig2s[fig2s["stream"] == n]
+        at = {m: part[part["method"] == m].sort_values("n_features_mean").iloc[-1]
+              for m in ("L1-constrained", "L2-constrained")}
+        diff = at["L1-constrained"]["test_error_mean"] - at["L2-constrained"]["test_error_mean"]
+        noise = max(at["L1-constrained"]["test_error_ci95"], at["L2-constrained"]["test_error_ci95"])
+        (many if diff < -noise else ties if abs(diff) <= noise else []).append(n)
+        text.append(f"{er.SHORT_NAMES[n]}: {100 * diff:+.2f} (95% half-width {100 * noise:.2f})")
+    verdict = _by_count(len(many), len(er.STREAMS))
+    if not many and len(ties) == len(er.STREAMS):
+        verdict = "inconclusive"
+    rows.append(_row(key, "Figure 2, section 4", "figure", "The L1-constrained learner shows "
+                     "slightly better performance than L2 when many features are allowed.",
+                     "as quoted", "L1 minus L2 test error at the largest number of features: "
+                     + "; ".join(text), verdict, "per stream, L1's mean error below L2's by more "
+                     "than the larger 95% half-width; all inside it: inconclusive",
+                     "regularized/claims"))
+
+    def roughness(n, method):
+        x, e = claims.curve_of(fig2s, n, method)
+        return float(np.abs(np.diff(e, 2)).mean()) if len(e) > 2 else np.nan
+
+    smooth, text = [], []
+    for n in er.STREAMS:
+        r = {m: roughness(n, m) for m in ("L2-constrained", "information gain", "game-theoretic")}
+        if r["L2-constrained"] < min(r["information gain"], r["game-theoretic"]):
+            smooth.append(n)
+        text.append(f"{er.SHORT_NAMES[n]}: " + ", ".join(f"{100 * v:.2f}" for v in r.values()))
+    rows.append(_row(key, "Figure 2, section 4", "figure", "The weight shrinking of the "
+                     "regularized methods is continuous and produces smoother results.",
+                     "as quoted", "mean |second difference| of the error curve (points), L2 / IG "
+                     "/ game: " + "; ".join(text), _by_count(len(smooth), len(er.STREAMS)),
+                     "per stream, the L2 truncation curve less rough than both IG's and the "
+                     "game-theoretic method's", "regularized/claims"))
+    return rows
+
+
+def _shen_every_round(stored):
+    """The verdicts of Shen's claims 4, 5 and 9 with the every-round variant (ours) in place of
+    the paper's update, by the same rules (the other reading of the update condition)."""
+    from . import claims
+    from . import regularized as er
+
+    ev = er.EVERY_ROUND
+    words = {"yes": "reproduces", "partly": "in part", "no": "does not"}
+
+    def d(n, a, b):
+        return er.paired_difference(stored.runs, n, a, b)
+
+    four = [d(n, "L2-constrained" + ev, "objective-regularized" + ev) for n in er.STREAMS]
+    five = [d(n, name + ev, "NORMA") for n in er.STREAMS for name in er.REGULARIZED]
+    fig2s = stored.figure2_summary
+    wins = []
+    for n in er.STREAMS:
+        pairs = []
+        for method in ("information gain", "game-theoretic"):
+            for x in np.r_[claims.curve_of(fig2s, n, method)[0],
+                           claims.curve_of(fig2s, n, "L2-constrained" + ev)[0]]:
+                a = claims.error_at(fig2s, n, "L2-constrained" + ev, x)
+                b = claims.error_at(fig2s, n, method, x)
+                if np.isfinite(a) and np.isfinite(b):
+                    pairs.append(a < b)
+        wins.append((sum(pairs), len(pairs)))
+    return {
+        4: words[claims._verdict(m + h < 0 for m, h in four)] + " (L2 minus obj: " + ", ".join(
+            f"{100 * m:+.2f}±{100 * h:.2f}" for m, h in four) + ")",
+        5: words[claims._verdict(m + h < 0 for m, h in five)] + " (regularized minus NORMA: "
+           + ", ".join(f"{100 * m:+.2f}" for m, _ in five) + ")",
+        9: words[claims._verdict(w > t / 2 for w, t in wins)] + " (comparisons won: " + ", ".join(
+            f"{w}/{t}" for w, t in wins) + ")",
+    }
+
+
 _PAIRED = "the 95% interval of the paired difference over the 40 trials"
 #: the rule of each numbered claim of ``regularized/claims`` (olearn.experiments.claims.CRITERIA)
 SHEN_RULES = {
@@ -817,8 +952,6 @@ SHEN_RULES = {
     5: f"'much higher accuracy': {_PAIRED} below zero, per stream and learner",
     6: f"'competitive': {_PAIRED} within 0.5 points, per stream",
     7: f"'slightly outperforms' on 20NG: {_PAIRED} below zero",
-    8: "'similar': the first-half tuned error within 0.5 points of the oracle tuned on the "
-       "second half (means over the 40 trials)",
     9: "'significantly outperform': L2 truncation below both IG and the game-theoretic method "
        "at the same number of features (mean curves, log-interpolated), in most comparisons",
     10: "'extremely bad': more than twice PA's error with all features (mean curves)",
@@ -867,13 +1000,34 @@ def _arow_figures(key, arow, folder, table):
                      "two conditions: more mistakes with noise for every learner; a larger gap",
                      "arow/reproduction"))
     wins = arow.figure3_wins(table)
-    conditions = [wins[0.0] < wins[0.1] <= wins[0.3]]
+
+    def grows(share, part):
+        # above the noiseless share at 10% and 30%; 30% not below 10% by more than one task
+        one = 1.0 / part[part["noise"] == 0.3][["task", "kind"]].drop_duplicates().shape[0]
+        return share[0.0] < share[0.1] and share[0.0] < share[0.3] and share[0.3] >= share[0.1] - one - 1e-12
+
+    for panel, kinds in (("text (top)", ("text",)), ("OCR (bottom)", ("ocr-split", "ocr-cv"))):
+        part = arow.figure3_wins(table[table["kind"].isin(kinds)])
+        rows.append(_row(key, "Figure 3, section 5.1", "figure", f"On the {panel.split()[0]} "
+                         "tasks AROW improves relative to CW as noise increases (the "
+                         f"{panel} panels).", "more points above the diagonal with more noise",
+                         "AROW ahead of CW on " + ", ".join(f"{100 * w:.0f}% at {n:.0%}"
+                                                             for n, w in part.items()),
+                         "reproduces" if grows(part, table[table["kind"].isin(kinds)]) else "does not",
+                         "the share of the panel's tasks won by AROW above the noiseless share at "
+                         "10% and 30%, and at 30% not below 10% by more than one task (a tie)",
+                         "arow/reproduction",
+                         cause="stand-in data: our text tasks are 20 Newsgroups and Reuters "
+                               "only (Amazon, Sentiment and ECML spam are not available)"
+                         if not grows(part, table[table["kind"].isin(kinds)]) else ""))
+    conditions = [grows(wins, table)]
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "AROW improves relative to CW as "
                      "noise increases.", "more points above the diagonal with more noise",
                      "AROW ahead of CW on " + ", ".join(f"{100 * w:.0f}% of tasks at {n:.0%}"
                                                          for n, w in wins.items()),
-                     _by_count(sum(conditions), 1), "the share of tasks won by AROW grows with "
-                     "the noise (0% < 10% <= 30%)", "arow/reproduction"))
+                     _by_count(sum(conditions), 1), "the share of tasks won by AROW above the "
+                     "noiseless share at 10% and 30%, and at 30% not below 10% by more than one "
+                     "task (a tie)", "arow/reproduction"))
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "Without noise AROW and CW are "
                      "comparable, AROW winning the majority of the time.", "majority",
                      f"AROW ahead on {100 * wins[0.0]:.0f}% of our tasks",
@@ -908,7 +1062,8 @@ def _zhao_more(key, duol, folder, names):
         tied = [n for n in names if ties is not None and n not in held
                 and ties(ours[n]["seconds_mean"])]
         if tied and verdict in ("does not", "in part") and len(held) + len(tied) == len(names):
-            verdict = "inconclusive"   # the sets where it fails are ties within the tolerance
+            # the sets where it fails are ties within the tolerance
+            verdict = _Verdict("inconclusive", str(verdict), "without the timing tolerance")
         rows.append(_row(key, where, "table", claim, f"holds on {len(in_paper)} of {len(names)} "
                          "sets (the paper's tables)", f"holds on {len(held)} of {len(names)} "
                          f"({', '.join(held) or 'none'})" + (f"; a tie within {TIME_TOLERANCE:.0%} "
@@ -1055,9 +1210,9 @@ def _tan_more(key, folder, mean, sets, fig1):
     return rows
 
 
-_STAND_IN_CC = ("stand-in data: 2 of our 3 NLP sets differ from the report's (20newsgroup's "
-                "topic is our choice, MovieReviews is v2.0) and the tasks' positive classes are "
-                "our reading (issue 28 item 9)")
+_STAND_IN_CC = ("stand-in data: our 3 NLP tasks differ from the report's (20newsgroup's topic "
+                "is our choice, MovieReviews is v2.0, Reuters' 'money' is read as money-fx) and "
+                "the positive classes are our reading (issue 28 item 9)")
 _UPDATE_READING = ("protocol difference: our reading of the paper updates the regularized "
                    "learners on mistakes only, PA on every margin error; 'other readings' gives "
                    "the every-round variant (ours) where it was run")
@@ -1095,6 +1250,8 @@ CAUSE_NOTES = {
     ("shen2009regularized", "The game-theoretic"): "real non-reproduction: inside the noise "
         "on USPS and 20NG; SRAA replaced by a 20NG stand-in",
     ("shen2009regularized", "[L1] becomes unstable"): _UPDATE_READING,
+    ("shen2009regularized", "The L1-constrained learner shows slightly"): "real "
+        "non-reproduction: inside the noise on 20NG and the SRAA stand-in",
     ("shen2009regularized", "The accuracy of our regularized"): "real non-reproduction on "
         "USPS (the same data)",
     ("shen2009regularized", "The L1 constrained method"): "protocol difference: Figure 3 "
@@ -1133,11 +1290,12 @@ def scoreboard(results, l1_seconds=None):
     return pd.DataFrame(_add_causes(rows), columns=list(COLUMNS))
 
 
-def flipped_folds(keys=("Congressional", "WiscBreast")):
+def flipped_folds(keys=("Congressional", "WiscBreast"), learners=None):
     """Carvalho and Cohen's cross-validation (Tables 4 and 5's learners, the stored run's
     folds and seeds) on the data sets ``keys`` with the *other* class as the positive one
     (issue 28 item 9: the report does not say which class is positive, and F1 depends on it).
-    The SVM runs as in the stored run (scaled on :data:`single_pass.SVM_SCALED`)."""
+    The SVM runs as in the stored run (scaled on :data:`single_pass.SVM_SCALED`);
+    ``learners`` (names) keeps a subset of the learners."""
     from . import single_pass as sp
     from .. import datasets
 
@@ -1146,10 +1304,12 @@ def flipped_folds(keys=("Congressional", "WiscBreast")):
         group, name, positive, note = sp.DATASETS[key]
         labels = np.unique(np.asarray(datasets.load(name).y))
         other = next(v for v in labels if v != positive)
-        learners = {**sp.online_learners(), **sp.batch_learners(svm_scaled=key in sp.SVM_SCALED)}
+        chosen = {**sp.online_learners(), **sp.batch_learners(svm_scaled=key in sp.SVM_SCALED)}
+        if learners is not None:
+            chosen = {k: v for k, v in chosen.items() if k in learners}
         sp.DATASETS[key] = (group, name, other, note)
         try:
-            frames.append(sp.cross_validate(key, learners))
+            frames.append(sp.cross_validate(key, chosen))
         finally:
             sp.DATASETS[key] = (group, name, positive, note)
     return pd.concat(frames, ignore_index=True)
@@ -1228,10 +1388,11 @@ def _details(row):
         items.append(("cause", row["cause"]))
     if row["alternative"]:
         items.append(("other readings", row["alternative"]))
-    body = "".join(f"<dt>{k}</dt><dd>{escape(str(v))}</dd>" for k, v in items)
+    body = "".join(f'<dt>{k}</dt><dd style="margin-left:1em">{escape(str(v))}</dd>'
+                   for k, v in items)
     page = f'<a href="{row["page"]}.html">{escape(row["page"])}</a>'
     return (f"<details><summary>numbers, rule and page</summary><dl>{body}"
-            f"<dt>page</dt><dd>{page}</dd></dl></details>")
+            f'<dt>page</dt><dd style="margin-left:1em">{page}</dd></dl></details>')
 
 
 def claims_html(board):
@@ -1337,3 +1498,24 @@ def theorem_pages_assert(board, book):
         assert any("assert" in c for c in cells), f"{page} asserts nothing"
     return True
 
+
+
+if __name__ == "__main__":
+    # issue 28 item 9, the Reuters task: F1 of four learners with money-fx positive (the
+    # stored run) and with the rest positive, beside the report's Table 4 (about a minute)
+    import sys
+    import warnings
+
+    from . import single_pass as sp
+
+    keys = tuple(sys.argv[1:]) or ("Reuters",)
+    names = ("MBW", "BW", "PA", "v-MBW")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        flipped = flipped_folds(keys, learners=names)
+    stored = sp.f1_table(pd.read_csv(Path("book/results/single_pass/cv_folds.csv")))
+    for key in keys:
+        print(pd.DataFrame({"stored positive class": stored.loc[key, list(names)],
+                            "other class": sp.f1_table(flipped).loc[key, list(names)],
+                            "paper": sp.PAPER_TABLE4.loc[key, list(names)]}).round(1)
+              .rename_axis(key).to_string())
