@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench bench-quick results clean strip-outputs
+.PHONY: book pdf test bench bench-quick results clean strip-outputs
 
 # Create the virtual environment once.
 $(PY):
@@ -35,6 +35,21 @@ book: $(STAMP)
 	after=$$(git status --porcelain 2>/dev/null); \
 	[ "$$before" = "$$after" ] || { echo "make book: the build changed the working tree:"; \
 	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
+
+# The PDF edition, book/_build/latex/olearn.pdf: the same sources through Jupyter Book's LaTeX
+# builder (XeLaTeX, TeX Live from Debian: texlive-xetex texlive-latex-extra texlive-fonts-extra
+# tex-gyre fonts-freefont-otf latexmk xindy), then checked by tests/pdf_check.py (cover, raw TeX,
+# unresolved references, figures, pages rendered with pdftoppm). Pages come from the book's
+# jupyter-cache as for `make book` (after `make test` or `make book`, none is executed again).
+# Tracked files untouched.
+pdf: $(STAMP)
+	@before=$$(git status --porcelain 2>/dev/null); \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) tests/book_cache.py prepare $(BOOK) || exit 1; \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(JB_BUILD) --builder pdflatex $(BOOK) || exit 1; \
+	after=$$(git status --porcelain 2>/dev/null); \
+	[ "$$before" = "$$after" ] || { echo "make pdf: the build changed the working tree:"; \
+	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
+	$(PY) tests/pdf_check.py $(BOOK)/_build/latex/olearn.pdf --png-dir $(BOOK)/_build/pdf-pages
 
 # Quick mode, as `make book`. TEST_JOBS pytest-xdist workers (default: one a core); `--dist
 # loadscope` keeps a page's cells, which share one kernel, on one worker. Every page runs once

@@ -211,3 +211,446 @@ def test_console_script_declared():
         import tomli as tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["olearn"] == "olearn.cli:main"
+
+
+# --- issue 26: one convention, outputs kept whole, one clear error, a newcomer's run ---
+def lines_of(text):
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def error_line(capsys):
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert len(lines_of(err)) == 1 and err.startswith("olearn: error: "), err
+    return err
+
+
+def write_svm(path, X, y, zero_based):
+    dump_svmlight_file(X, y, str(path), zero_based=zero_based)
+    return path
+
+
+def test_train_and_test_files_read_in_one_convention(tmp_path):
+    """Item 2: a zero-based training file (index 0 used) and a zero-based test
+    file in which feature 0 never occurs: read alone, "auto" would shift the
+    test file's columns by one; read together (load_svmlight_files' rule) they
+    line up, and the errors are the model's on the aligned test rows."""
+    from sklearn.datasets import load_svmlight_files
+    X, y = stream(n=2000, d=12, seed=3)
+    X = X.tolil()
+    X[:, 0] = 1.0                        # feature 0 in every training row
+    X = X.tocsr()
+    Xt, yt = stream(n=800, d=12, seed=3)
+    Xt = Xt.tolil()
+    Xt[:, 0] = 0.0                       # never in the test file
+    Xt = Xt.tocsr()
+    Xt.eliminate_zeros()
+    train = write_svm(tmp_path / "train.svm", X, y, zero_based=True)
+    test = write_svm(tmp_path / "test.svm", Xt, yt, zero_based=True)
+    Xr, yr, Xtr, ytr = load_svmlight_files([str(train), str(test)])
+    ref = Perceptron().fit(Xr, yr)
+    wrong = int(np.sum(ref.predict(Xtr) != ytr))
+    code, text = run(["train", train, "--test", test, "--quiet"])
+    assert code == 0
+    assert f"test {test}: 800 rows, {wrong:,} errors" in text
+    # the shifted reading (each file alone) gives other errors: the test can tell
+    alone = Perceptron().fit(*load_svmlight_files([str(train)]))
+    from sklearn.datasets import load_svmlight_file
+    Xs, ys = load_svmlight_file(str(test), n_features=Xr.shape[1])
+    assert int(np.sum(alone.predict(Xs) != ys)) != wrong
+
+
+def test_zero_based_option(tmp_path, capsys):
+    X, y = stream(n=300, d=6)
+    one = write_svm(tmp_path / "one.svm", X, y, zero_based=False)
+    code, text = run(["train", one, "--zero-based", "true", "--quiet"])
+    assert code == 0 and "300 rows x 7 features" in text     # column 0 left empty
+    code, text = run(["train", one, "--zero-based", "false", "--quiet"])
+    assert code == 0 and "300 rows x 6 features" in text
+    zero = write_svm(tmp_path / "zero.svm", X, y, zero_based=True)
+    if sp.csr_matrix(X)[:, 0].nnz:
+        code, _ = run(["train", zero, "--zero-based", "false"])
+        assert code == 2 and "index 0" in error_line(capsys)
+    code, _ = run(["train", one, "--zero-based", "maybe"])
+    assert code == 2 and "--zero-based" in error_line(capsys)
+
+
+def _fail_midway(monkeypatch, exception):
+    """pickle.dump writes part of the model, then the process is stopped."""
+    def dump(obj, f, protocol=None):
+        f.write(b"\x80partial model")
+        raise exception
+    monkeypatch.setattr("olearn.cli._train.pickle.dump", dump)
+
+
+@pytest.mark.parametrize("exception", [SystemExit(143), KeyboardInterrupt(),
+                                       OSError(28, "No space left on device")])
+def test_interrupted_save_keeps_the_previous_model(svm_file, tmp_path, monkeypatch,
+                                                   exception):
+    """Item 7: the model is written to a temporary file and renamed: a stop
+    while writing leaves the previous model whole, and no temporary file."""
+    model = tmp_path / "model.pkl"
+    model.write_bytes(b"the previous model")
+    _fail_midway(monkeypatch, exception)
+    argv = ["train", str(svm_file), "--quiet", "--save-model", str(model)]
+    if isinstance(exception, SystemExit):   # what SIGTERM raises in main
+        with pytest.raises(SystemExit):
+            main(argv, out=io.StringIO())
+    else:
+        assert main(argv, out=io.StringIO()) == (130 if isinstance(
+            exception, KeyboardInterrupt) else 2)
+    assert model.read_bytes() == b"the previous model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.pkl", "train.svm"]
+
+
+def test_sigterm_while_saving_keeps_the_previous_model(svm_file, tmp_path):
+    """Item 7, with a real SIGTERM in the middle of writing the model."""
+    model = tmp_path / "model.pkl"
+    model.write_bytes(b"the previous model")
+    code = ("import os, pickle, signal, sys\n"
+            "import olearn.cli._train as t\n"
+            "real = pickle.dump\n"
+            "def dump(obj, f, protocol=None):\n"
+            "    f.write(b'half a model')\n"
+            "    f.flush()\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    real(obj, f, protocol=protocol)\n"
+            "t.pickle.dump = dump\n"
+            "from olearn.cli import main\n"
+            f"sys.exit(main(['train', {str(svm_file)!r}, '--quiet', "
+            f"'--save-model', {str(model)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=_env())
+    assert done.returncode == 128 + 15, done.stderr
+    assert model.read_bytes() == b"the previous model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.pkl", "train.svm"]
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+
+
+@pytest.mark.parametrize("option", ["--save-model", "--save-record"])
+def test_output_naming_an_input_is_refused(svm_file, tmp_path, capsys, option):
+    """Item 7: an output path that is the training or test file, or the other
+    output, is refused before anything is read or written."""
+    before = svm_file.read_bytes()
+    code, text = run(["train", svm_file, option, svm_file])
+    assert code == 2 and "input file" in error_line(capsys) and text == ""
+    assert svm_file.read_bytes() == before
+    test = tmp_path / "test.svm"
+    test.write_bytes(before)
+    link = tmp_path / "alias.svm"
+    link.symlink_to(test)
+    code, _ = run(["train", svm_file, "--test", test, option, link])
+    assert code == 2 and "input file" in error_line(capsys)
+    assert test.read_bytes() == before
+    same = tmp_path / "out.bin"
+    code, _ = run(["train", svm_file, "--save-model", same, "--save-record", same])
+    assert code == 2 and "same file" in error_line(capsys) and not same.exists()
+
+
+@pytest.mark.parametrize("option", ["--save-model", "--save-record"])
+def test_unwritable_output_refused_before_learning(svm_file, tmp_path, capsys, option):
+    """Item 11: a missing folder or a folder as the path: one line, exit 2,
+    before the file is read (no progress, no summary)."""
+    for path, message in [(tmp_path / "missing" / "m.pkl", "does not exist"),
+                          (tmp_path, "is a folder")]:
+        code, text = run(["train", svm_file, option, path])
+        assert code == 2 and message in error_line(capsys)
+        assert text == ""
+
+
+def test_record_saved_at_the_given_path(svm_file, tmp_path):
+    """Item 11: --save-record rec.out writes rec.out (numpy's savez would
+    have written rec.out.npz while the message said rec.out)."""
+    record = tmp_path / "rec.out"
+    code, text = run(["train", svm_file, "--quiet", "--save-record", record])
+    assert code == 0 and f"record saved to {record}" in text
+    assert record.is_file() and not (tmp_path / "rec.out.npz").exists()
+    assert np.load(record)["mistakes"].shape == (3000,)
+
+
+def test_nan_in_the_test_file(svm_file, tmp_path, capsys):
+    """Item 11: a NaN in the test file is one line naming the row, before learning."""
+    test = tmp_path / "test.svm"
+    test.write_text("1 1:0.5\n-1 2:nan\n")
+    code, text = run(["train", svm_file, "--test", test])
+    err = error_line(capsys)
+    assert code == 2 and f"{test}: row 2" in err and "NaN" in err
+    assert "rounds" not in text
+    test.write_text("1 1:0.5\nnan 2:1\n")
+    code, _ = run(["train", svm_file, "--test", test])
+    assert code == 2 and "row 2 has label" in error_line(capsys)
+
+
+def test_full_covariance_on_a_wide_file(tmp_path, capsys):
+    """Item 11: AROW's default full covariance on 3 million features (72 TB)
+    is refused before learning, naming --param covariance=diag."""
+    path = tmp_path / "wide.svm"
+    path.write_text("1 1:1 3000000:1\n-1 2:1\n")
+    code, text = run(["train", path, "--learner", "AROW"])
+    err = error_line(capsys)
+    assert code == 2 and "--param covariance=diag" in err and "rounds" not in text
+
+
+def test_full_covariance_out_of_memory_names_the_fix(svm_file, monkeypatch, capsys):
+    """A MemoryError while learning (the estimate passed) still names the fix."""
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 4.00 GiB")
+    monkeypatch.setattr(AROW, "partial_fit", no_memory)
+    code, _ = run(["train", svm_file, "--learner", "AROW"])
+    err = error_line(capsys)
+    assert code == 2 and "out of memory" in err and "covariance=diag" in err
+
+
+def test_random_state_checked_as_an_option(svm_file, capsys):
+    """Item 11: --random-state -1 is the option's error (not the learner's),
+    and --random-state without --shuffle (which it would not affect) is refused."""
+    code, _ = run(["train", svm_file, "--shuffle", "--random-state", "-1"])
+    err = error_line(capsys)
+    assert code == 2 and "--random-state" in err and "Perceptron" not in err
+    code, _ = run(["train", svm_file, "--random-state", "3"])
+    err = error_line(capsys)
+    assert code == 2 and "--shuffle" in err
+    code, _ = run(["train", svm_file, "--shuffle", "--random-state", "3", "--quiet"])
+    assert code == 0
+
+
+def test_test_labels_outside_the_training_labels(svm_file, tmp_path, capsys):
+    """Item 11: a test file labelled 0/1 against a -1/+1 training file is
+    refused before learning (every 0 would have counted as an error)."""
+    test = tmp_path / "test.svm"
+    test.write_text("1 1:0.5\n0 2:1\n")
+    code, text = run(["train", svm_file, "--test", test])
+    err = error_line(capsys)
+    assert code == 2 and "labels 0 are not among the training labels" in err
+    assert "rounds" not in text
+
+
+def test_libsvm_file_named_txt(svm_file, tmp_path):
+    """Item 15: a LIBSVM file named .txt is read as LIBSVM (told from its first
+    line), not as a CSV whose first line is a header."""
+    txt = tmp_path / "data.txt"
+    txt.write_bytes(svm_file.read_bytes())
+    code, text = run(["train", txt, "--quiet"])
+    _, ref = run(["train", svm_file, "--quiet"])
+    assert code == 0 and "(LIBSVM): 3,000 rows x 40 features" in text
+    assert text.splitlines()[-1].split(", learned")[0] == ref.splitlines()[-1].split(
+        ", learned")[0]
+
+
+def test_csv_error_names_format_libsvm(svm_file, tmp_path, capsys):
+    path = tmp_path / "data.csv"
+    path.write_bytes(svm_file.read_bytes())
+    code, _ = run(["train", path, "--format", "csv"])
+    err = error_line(capsys)
+    assert code == 2 and "--format libsvm" in err
+
+
+def test_wider_test_file_refused_before_learning(svm_file, tmp_path, capsys):
+    """Item 15: a test file with a larger index fails before learning (nothing
+    learned, nothing lost), naming --n-features; with it the run succeeds."""
+    test = tmp_path / "test.svm"
+    test.write_text("1 1:0.5 45:1\n-1 2:1\n")
+    model = tmp_path / "m.pkl"
+    code, text = run(["train", svm_file, "--test", test, "--save-model", model])
+    err = error_line(capsys)
+    assert code == 2 and "--n-features 45" in err and "rounds" not in text
+    code, text = run(["train", svm_file, "--test", test, "--n-features", "45",
+                      "--save-model", model, "--quiet"])
+    assert code == 0 and "test " in text and model.is_file()
+    code, _ = run(["train", svm_file, "--n-features", "10"])
+    assert code == 2 and "--n-features 40" in error_line(capsys)
+
+
+def test_bad_parameter_reported_before_reading(tmp_path, capsys):
+    """Item 15: a bad value is reported before the file is read (here a
+    malformed file, whose error would otherwise come first)."""
+    bad = tmp_path / "bad.svm"
+    bad.write_text("1 1:0.5\n-1 oops\n")
+    code, _ = run(["train", bad, "--learner", "AROW", "--param", "r=-1"])
+    err = error_line(capsys)
+    assert code == 2 and "r must be" in err and "line 2" not in err
+    code, _ = run(["train", bad, "--learner", "Averaged", "--param",
+                   "learner=PA(C=-1)"])
+    err = error_line(capsys)
+    assert code == 2 and "C" in err and "line 2" not in err
+
+
+def test_learning_seconds_exclude_compiling(svm_file):
+    """Item 15: the summary says apart learning and preparing the compiled code."""
+    code, text = run(["train", svm_file, "--quiet"])
+    assert code == 0
+    summary = text.splitlines()[-1]
+    assert "learned in" in summary and "compiling or loading the compiled code" in summary
+
+
+def test_quiet_prints_no_progress_row(svm_file):
+    """Item 15: --quiet prints the header line and the summary, no progress row."""
+    code, text = run(["train", svm_file, "--quiet"])
+    lines = lines_of(text)
+    assert code == 0 and len(lines) == 2, lines
+    assert lines[0].startswith("Perceptron(") and "rounds" in lines[1]
+
+
+def test_saved_model_keeps_the_record_only_when_asked(svm_file, tmp_path):
+    """Item 15: the saved model keeps the counts, not the per-round record
+    (9 bytes a round), unless --save-record asks for it; --help says so."""
+    small, full = tmp_path / "small.pkl", tmp_path / "full.pkl"
+    assert run(["train", svm_file, "--learner", "AROW", "--quiet",
+                "--save-model", small])[0] == 0
+    est = pickle.loads(small.read_bytes())
+    assert est.record == "counts" and est.n_rounds_ == 3000
+    with pytest.raises(AttributeError, match="record='counts'"):
+        est.mistakes_
+    assert run(["train", svm_file, "--learner", "AROW", "--quiet", "--save-model", full,
+                "--save-record", tmp_path / "r.npz"])[0] == 0
+    assert pickle.loads(full.read_bytes()).mistakes_.shape == (3000,)
+    assert small.stat().st_size < full.stat().st_size
+    from olearn.cli import build_parser
+    help_text = build_parser()._subparsers._group_actions[0].choices["train"].format_help()
+    assert "per-round record" in " ".join(help_text.split())
+
+
+def test_batch_learner_refuses_options_it_cannot_take():
+    """A learner without partial_fit and without an n_epochs parameter is not
+    silently given one epoch when --n-epochs 2 is asked (the old command line
+    dropped the option)."""
+    from olearn.cli import UsageError
+    from olearn.cli._train import batch_params
+
+    class BatchOnly:
+        def get_params(self, deep=True):
+            return {"C": 1.0}
+
+    args = argparse_namespace(n_epochs=2, shuffle=False, random_state=None,
+                              learner="BatchOnly")
+    with pytest.raises(UsageError, match="--n-epochs"):
+        batch_params(BatchOnly(), args)
+
+
+def argparse_namespace(**kwargs):
+    import argparse
+    return argparse.Namespace(**kwargs)
+
+
+# --- issue 30 item 3: streaming, identical to learning the file in memory -----------
+@pytest.fixture
+def tiny_blocks(monkeypatch):
+    """Blocks of 200 bytes / 7 CSV lines: the files below span many blocks."""
+    monkeypatch.setattr("olearn.cli._data.BLOCK_BYTES", 200)
+    monkeypatch.setattr("olearn.cli._data.BLOCK_ROWS", 7)
+
+
+@pytest.mark.parametrize("learner, params", [
+    ("Perceptron", []), ("AROW", ["covariance='diag'"]), ("PA", ["variant='PA-I'"])])
+@pytest.mark.parametrize("n_epochs", [1, 3])
+def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, learner,
+                                            params, n_epochs):
+    from sklearn.datasets import load_svmlight_file
+    X, y = load_svmlight_file(str(svm_file))
+    ref = getattr(olearn, learner)(**{k: eval(v) for k, v in
+                                      (p.split("=") for p in params)})
+    for _ in range(n_epochs):
+        ref.partial_fit(X, y, classes=[-1, 1])
+    model = tmp_path / "m.pkl"
+    argv = ["train", svm_file, "--learner", learner, "--n-epochs", n_epochs,
+            "--save-model", model, "--save-record", tmp_path / "r.npz", "--quiet"]
+    for p in params:
+        argv += ["--param", p]
+    assert run(argv)[0] == 0
+    est = pickle.loads(model.read_bytes())
+    for name in ("coef_", "mistakes_", "margins_"):
+        if hasattr(ref, name):
+            np.testing.assert_array_equal(getattr(est, name), getattr(ref, name))
+    assert est.n_updates_ == ref.n_updates_
+
+
+def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
+    X, y = stream(n=500, d=5)
+    X = X.toarray()
+    path = tmp_path / "data.csv"
+    rows = "\n".join(",".join(f"{v:.17g}" for v in [label, *x]) for label, x in zip(y, X))
+    path.write_text("label,a,b,c,d,e\n" + rows + "\n")
+    model = tmp_path / "m.pkl"
+    assert run(["train", path, "--learner", "PA", "--n-epochs", "2",
+                "--save-model", model, "--quiet"])[0] == 0
+    ref = PA().partial_fit(X, y, classes=[-1, 1]).partial_fit(X, y)
+    np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+
+
+def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
+    """An error in a late block names the line in the whole file."""
+    lines = [f"{1 if k % 2 else -1} 1:0.5 2:{k}" for k in range(60)]
+    lines[47] = "1 2:0.5 1:1"
+    path = tmp_path / "late.svm"
+    path.write_text("\n".join(lines) + "\n")
+    code, text = run(["train", path])
+    assert code == 2 and f"{path}, line 48:" in error_line(capsys) and "rounds" not in text
+
+
+def test_shuffle_reads_the_file_whole_and_memory_error_is_one_line(svm_file, monkeypatch,
+                                                                   capsys):
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr("olearn.cli._data.InputFile.read_all", no_memory)
+    code, _ = run(["train", svm_file, "--shuffle"])
+    err = error_line(capsys)
+    assert code == 2 and "out of memory" in err and "leave it out to stream" in err
+
+
+def test_compile_subcommand(capsys):
+    out = io.StringIO()
+    assert main(["compile", "--learner", "Perceptron"], out=out) == 0
+    text = out.getvalue()
+    assert "LIBSVM reader" in text and "Perceptron" in text
+    assert main(["compile", "--learner", "Nope"], out=out) == 2
+    assert "unknown learner 'Nope'" in error_line(capsys)
+
+
+def test_scipy_stats_and_pandas_not_imported_by_train(svm_file):
+    """Issue 30 item 2: scikit-learn's start-up imports of scipy.stats, pandas
+    and narwhals (about 0.5 s of a 1.4 s run) are deferred; a run that needs
+    none of them never loads them, and scikit-learn's references to them
+    reach the real modules once they are imported."""
+    code = ("import sys\n"
+            "from olearn.cli import main\n"
+            f"main(['train', {str(svm_file)!r}, '--learner', 'AROW', '--param', "
+            "'covariance=\"diag\"', '--quiet'])\n"
+            "print(sorted(m for m in ('scipy.stats', 'pandas', 'narwhals') "
+            "if m in sys.modules))\n"
+            "import pandas, scipy.stats, narwhals.stable.v2 as nw\n"
+            "from sklearn.utils import fixes, validation\n"
+            "print(type(pandas.DataFrame).__name__, scipy.stats.norm.cdf(0.0),\n"
+            "      fixes.pd.DataFrame is pandas.DataFrame, validation.nw.from_native is "
+            "nw.from_native, type(sys.modules['pandas']).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-2:] == ["[]", "type 0.5 True True module"]
+
+
+def test_shuffle_of_a_file_too_large_refused_before_learning(svm_file, monkeypatch,
+                                                              capsys):
+    """--shuffle holds the file in memory: with less memory than the checking
+    pass estimates it needs, refused before learning, naming the way out."""
+    monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 1000)
+    code, text = run(["train", svm_file, "--shuffle"])
+    err = error_line(capsys)
+    assert code == 2 and "GiB available" in err and "leave it out to stream" in err
+    assert "rounds" not in text
+    code, text = run(["train", svm_file, "--quiet"])    # streamed: not refused
+    assert code == 0 and "3,000 rounds" in text
+
+
+def test_memory_left_sees_an_address_space_limit():
+    code = ("import resource\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY))\n"
+            "from olearn.cli._train import memory_left\n"
+            "print(memory_left() < 2**32)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

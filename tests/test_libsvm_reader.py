@@ -346,3 +346,94 @@ def test_eight_digits_at_a_time_at_every_length(tmp_path):
             load_svmlight_file(str(write(tmp_path, bad)))
         with pytest.raises(ValueError, match="line 1"):
             read_libsvm(write(tmp_path, bad))
+
+
+# --- issue 26 item 5: zero_based is a bool or "auto" -------------------------------
+@pytest.mark.parametrize("value", [0, 1, 0.0, "true", None])
+def test_zero_based_non_bool_refused_as_sklearn_does(tmp_path, value):
+    """0 == False passed the old membership test and was read as True (every
+    column shifted); scikit-learn refuses every non-bool, and so does read_libsvm."""
+    path = write(tmp_path, "1 1:0.5 3:1\n-1 2:2\n")
+    with pytest.raises(ValueError, match="zero_based"):
+        load_svmlight_file(str(path), zero_based=value)
+    with pytest.raises(ValueError, match="zero_based"):
+        read_libsvm(path, zero_based=value)
+
+
+def test_zero_based_numpy_bools(tmp_path):
+    """numpy.True_ reads as True (as scikit-learn); numpy.False_ as False:
+    scikit-learn 1.9 accepts it but tests ``zero_based is False``, so it checks
+    the file as one-based yet leaves the indices unshifted (a fourth column
+    of a three-feature file); here it is False, the reading it names."""
+    path = write(tmp_path, "1 1:0.5 3:1\n-1 2:2\n")
+    assert_same(path, zero_based=True)
+    X_true, _ = read_libsvm(path, zero_based=np.True_)
+    Xs, _ = load_svmlight_file(str(path), zero_based=True)
+    assert (X_true != Xs).nnz == 0 and X_true.shape == Xs.shape
+    X_false, _ = read_libsvm(path, zero_based=np.False_)
+    Xf, _ = load_svmlight_file(str(path), zero_based=False)
+    assert X_false.shape == Xf.shape == (2, 3)
+    np.testing.assert_array_equal(X_false.indices, Xf.indices)
+
+
+# --- issue 30 item 3: blocks of a file, the values of the whole-file reader ----------
+def _concatenated(path, zero_based, block_bytes):
+    from olearn.datasets.libsvm import libsvm_blocks, shift_of
+    blocks = list(libsvm_blocks(path, zero_based, block_bytes))
+    nnz = sum(b.nnz for b in blocks)
+    smallest = min((b.smallest for b in blocks if b.nnz), default=0)
+    shift = shift_of([(nnz, smallest)], zero_based)
+    largest = max((b.largest for b in blocks if b.nnz), default=shift - 1)
+    parts = [b.csr(shift, largest + 1 - shift if nnz else 1) for b in blocks]
+    return sp.vstack([X for X, _ in parts], format="csr"), np.concatenate(
+        [y for _, y in parts]), len(blocks)
+
+
+@pytest.mark.parametrize("block_bytes", [1, 7, 64, 1 << 20])
+@pytest.mark.parametrize("zero_based", ["auto", True, False])
+def test_blocks_hold_the_whole_file_values(tmp_path, block_bytes, zero_based):
+    """Read in blocks of any size (shorter than a line included), a file gives
+    the rows, indices and value bits of read_libsvm / load_svmlight_file."""
+    rng = random.Random(5)
+    lines = ["# a comment", ""]
+    for k in range(300):
+        feats = sorted(rng.sample(range(1, 60), rng.randint(0, 6)))
+        values = [rng.choice(["1", "0.1", "-2.5e-3", "0.30000000000000004",
+                              "123456789012345678901", "1e-310", "inf"])
+                  for _ in feats]
+        label = rng.choice(["1", "-1", "+1", "1.0"])
+        lines.append(" ".join([label, *(f"{i}:{v}" for i, v in zip(feats, values))])
+                     + (" # tail" if k % 17 == 0 else "") + ("\r" if k % 13 == 0 else ""))
+    for text in ["\n".join(lines) + "\n", "\n".join(lines)]:   # last line unterminated
+        path = write(tmp_path, text)
+        X, y = assert_same(path, zero_based=zero_based)
+        Xb, yb, n_blocks = _concatenated(path, zero_based, block_bytes)
+        assert Xb.shape == X.shape and (block_bytes > 1000 or n_blocks > 10)
+        np.testing.assert_array_equal(Xb.indptr, X.indptr)
+        np.testing.assert_array_equal(Xb.indices, X.indices)
+        np.testing.assert_array_equal(bits(Xb.data), bits(X.data))
+        np.testing.assert_array_equal(bits(yb), bits(y))
+
+
+@pytest.mark.parametrize("suffix, compress", [(".gz", gzip.compress), (".bz2", bz2.compress)])
+def test_blocks_of_compressed_files(tmp_path, suffix, compress):
+    text = "".join(f"{k % 2 * 2 - 1} {1 + k % 5}:{k / 7!r}\n" for k in range(500))
+    path = write(tmp_path, compress(text.encode()), "data.svm" + suffix)
+    X, y = assert_same(path)
+    Xb, yb, n_blocks = _concatenated(path, "auto", 100)
+    assert n_blocks > 50 and (Xb != X).nnz == 0
+    np.testing.assert_array_equal(bits(yb), bits(y))
+
+
+def test_block_errors_name_the_line_of_the_file(tmp_path):
+    from olearn.datasets.libsvm import libsvm_blocks
+    lines = [f"1 1:{k}" for k in range(100)]
+    lines[70] = "1 1:x"
+    lines[90] = "1 2:1 1:1"
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"line 71: value 'x'"):
+        list(libsvm_blocks(path, "auto", 50))
+    lines[70] = "1 1:2"
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"line 91: feature '1:1'"):
+        list(libsvm_blocks(path, "auto", 50))

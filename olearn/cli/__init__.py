@@ -1,0 +1,160 @@
+"""The command line: learn a LIBSVM or CSV file in one online pass, streamed.
+
+    olearn train FILE --learner NAME [--param KEY=VALUE ...] [--n-epochs N]
+                 [--shuffle [--random-state S]] [--test FILE] [--zero-based WHICH]
+                 [--save-model PATH] [--save-record PATH] [--quiet]
+    olearn compile [--learner NAME ...]
+
+(also ``python -m olearn ...``), as SOL's ``sol_train`` and Vowpal Wabbit are
+used.  ``train`` first checks the learner, its parameters, the options and
+the output paths, then reads every input file once (LIBSVM, also gzipped,
+by the compiled :func:`olearn.datasets.read_libsvm`, value for value
+scikit-learn's ``load_svmlight_file``; or CSV with the label in the first
+column; the format is told from the first line) so that a bad value, a NaN,
+a third label or a test file wider than the training file is reported
+before learning.  Then the learner sees the rows in file order through
+``partial_fit``, the file read again in blocks (memory flat in its size;
+each epoch re-reads it), in chunks whose sizes double from 1,024 up to
+``--chunk-size``; the progress printed after each chunk (rows seen,
+mistakes, mistake rate, updates, seconds) is the learner's own running
+count.  ``--shuffle`` reads the whole file into memory and learns a new
+permutation every epoch.  ``--test`` scores a held-out file, read in the
+training file's index convention, with the final model; ``--save-model``
+pickles the estimator and ``--save-record`` writes the per-round record
+(``mistakes``, ``margins`` and the row index of every round) as ``.npz``,
+each written to a temporary file then renamed (a crash leaves the previous
+file).  The per-round record is kept only when ``--save-record`` asks for it
+(``record="counts"`` otherwise: a small model, memory flat).
+
+Any estimator of ``olearn.__all__`` can be named; ``--param`` values are
+Python literals (``r=0.5``, ``covariance=diag``, ``variant=PA-I``,
+``learner=Perceptron()`` for a meta-estimator).  Every error (a missing file,
+an unknown learner or parameter, a value the estimator rejects, a bad file)
+is printed as one line ``olearn: error: ...`` naming the fix, with exit
+status 2.
+"""
+import argparse
+import signal
+import sys
+
+from ._learners import (UsageError, learner_names, make_learner, parse_params,
+                        parse_value)
+from ._train import FIRST_CHUNK, chunks, row_block, train
+
+__all__ = ["FIRST_CHUNK", "UsageError", "build_parser", "chunks", "learner_names",
+           "main", "make_learner", "parse_params", "parse_value", "row_block", "train"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in the command line's one-line form."""
+
+    def error(self, message):
+        print(f"olearn: error: {message} (olearn {self.prog.split()[-1]} --help "
+              "lists the options)", file=sys.stderr)
+        sys.exit(2)
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {2**32 - 1}, got {value}")
+    return value
+
+
+def build_parser():
+    parser = _Parser(prog="olearn",
+                     description="Online learning from a LIBSVM or CSV file.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    t = sub.add_parser("train", help="learn a file in one online pass (or several)",
+                       description=__doc__.split("\n\n")[2].strip())
+    t.add_argument("file", help="training data: LIBSVM (also .gz/.bz2) or CSV, label first")
+    t.add_argument("--learner", default="Perceptron",
+                   help="an estimator of olearn.__all__ (default: Perceptron)")
+    t.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="a parameter of the learner (repeat for several)")
+    t.add_argument("--format", choices=("auto", "libsvm", "csv"), default="auto",
+                   help="file format (default: from the first line: index:value pairs "
+                        "are LIBSVM, commas or tabs CSV)")
+    t.add_argument("--zero-based", choices=("auto", "true", "false"), default="auto",
+                   help="LIBSVM indices count from 0 (true) or 1 (false); auto (default): "
+                        "from 1 unless an index 0 occurs in the training or test file "
+                        "(one convention for both, as load_svmlight_files)")
+    t.add_argument("--n-features", type=positive_int, default=None,
+                   help="number of features (LIBSVM; default: the training file's "
+                        "largest index)")
+    t.add_argument("--n-epochs", type=positive_int, default=1,
+                   help="passes over the file (each re-reads it)")
+    t.add_argument("--shuffle", action="store_true",
+                   help="a new random order of the rows in every epoch (holds the "
+                        "whole file in memory)")
+    t.add_argument("--random-state", type=seed, default=None,
+                   help="seed of --shuffle's orders (0 to 2**32 - 1)")
+    t.add_argument("--chunk-size", type=positive_int, default=65536,
+                   help="largest number of rows per partial_fit call")
+    t.add_argument("--test", help="held-out file scored with the final model")
+    t.add_argument("--save-model", help="pickle the learned estimator to this path (it "
+                                        "keeps the counts, not the per-round record, "
+                                        "unless --save-record is given)")
+    t.add_argument("--save-record", help="write the per-round record (numpy .npz "
+                                         "format, at exactly this path)")
+    t.add_argument("--quiet", action="store_true",
+                   help="print the summary only, no progress lines")
+    c = sub.add_parser("compile", help="compile the reader and the learners ahead "
+                                       "(numba's on-disk cache), so that the first "
+                                       "train starts fast")
+    c.add_argument("--learner", action="append", metavar="NAME",
+                   help="a learner to compile (repeat; default: every learner)")
+    return parser
+
+
+def _terminate(signum, frame):
+    raise SystemExit(128 + signum)  # runs the cleanup of a file being written
+
+
+def main(argv=None, out=None):
+    out = sys.stdout if out is None else out
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or an argument error already printed
+        return done.code
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        from ._startup import deferred_imports
+        with deferred_imports():
+            if args.command == "compile":
+                from ._startup import compile_ahead
+                names = args.learner or learner_names()
+                for name in names:
+                    make_learner(name, {})  # an unknown name: the usual error
+            else:
+                make_learner(args.learner, {})  # its family imported, deferring
+        if args.command == "compile":
+            return 1 if compile_ahead(names, out) else 0
+        train(args, out)
+    except UsageError as err:
+        print(f"olearn: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("olearn: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return 0

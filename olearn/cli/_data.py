@@ -1,0 +1,226 @@
+"""Input files of ``olearn train``: their format, one checking pass, then blocks of rows.
+
+A file is read in blocks (:data:`BLOCK_BYTES` of LIBSVM text, or
+:data:`BLOCK_ROWS` CSV lines), so memory stays flat in its size.  Before
+learning, every input file is read once (:meth:`InputFile.scan`): the
+format errors, non-finite values, the labels, the rows and the largest
+index are known before the first update, so that nothing is learned from a
+file that turns out unusable, and the training and test files are read in
+one index convention (as ``load_svmlight_files`` reads files together).
+The learning pass reads the file again (once per epoch).  Every value is
+parsed alone, so the blocks hold exactly the values of the whole-file
+readers: :func:`olearn.datasets.read_libsvm` (scikit-learn's
+``load_svmlight_file`` bit for bit) and ``numpy.loadtxt``.
+"""
+import gzip
+import re
+from itertools import islice
+from pathlib import Path
+
+import numpy as np
+
+from ._learners import UsageError
+
+#: bytes of LIBSVM text parsed at a time (whole lines: a longer line is read whole)
+BLOCK_BYTES = 1 << 24
+#: CSV lines parsed at a time
+BLOCK_ROWS = 1 << 16
+#: bytes read to tell the format from the first line
+SNIFF_BYTES = 1 << 16
+
+LIBSVM_FIX = "if it is a LIBSVM file (label index:value ...), pass --format libsvm"
+
+
+def _open_text(path):
+    return gzip.open(path, "rt") if path.suffix == ".gz" else open(path, "rt")
+
+
+def _first_line(path):
+    """The first line holding data (not blank, not a ``#`` comment), or None."""
+    from olearn.datasets.libsvm import open_bytes
+    with open_bytes(path) as f:
+        head = f.read(SNIFF_BYTES)
+    for line in head.split(b"\n"):
+        line = line.split(b"#", 1)[0].strip()
+        if line:
+            return line.decode("utf-8", "replace")
+    return None
+
+
+def file_format(path, fmt):
+    """``fmt``, or for ``"auto"`` the format of the file's first data line: a
+    ``:`` (``index:value``) says LIBSVM, a ``,`` or a tab CSV; else the
+    file's name decides (.csv/.tsv/.txt are CSV)."""
+    if fmt != "auto":
+        return fmt
+    try:
+        line = _first_line(path)
+    except (OSError, EOFError) as err:
+        raise UsageError(f"{path}: cannot decompress it: {err}") from None
+    if line is not None:
+        if ":" in line:
+            return "libsvm"
+        if "," in line or "\t" in line:
+            return "csv"
+    name = Path(path).name.lower().removesuffix(".gz")
+    return "csv" if name.endswith((".csv", ".tsv", ".txt")) else "libsvm"
+
+
+class InputFile:
+    """One input file (``role``: how the messages name it)."""
+
+    def __init__(self, path, fmt, role):
+        self.path = Path(path)
+        self.role = role
+        if not self.path.is_file():
+            raise UsageError(f"no such file: {self.path}")
+        self.format = file_format(self.path, fmt)
+        self.n_rows = 0
+        self.labels = np.empty(0)
+
+    # -- the raw blocks ------------------------------------------------------
+    def _libsvm_blocks(self, zero_based):
+        from olearn.datasets.libsvm import libsvm_blocks
+        try:
+            yield from libsvm_blocks(self.path, zero_based, BLOCK_BYTES)
+        except ValueError as err:  # names the file and the line
+            message = str(err)
+            raise UsageError(message if message.startswith(str(self.path))
+                             else f"{self.path}: {message}") from None
+        except (OSError, EOFError) as err:  # a truncated or corrupt .gz/.bz2
+            raise UsageError(f"{self.path}: cannot decompress it: {err}") from None
+
+    def _csv_blocks(self):
+        """Dense ``(X, y)`` blocks: the label is the first column; a first
+        line that is not all numbers is a header."""
+        try:
+            with _open_text(self.path) as f:
+                first = f.readline()
+                delimiter = "\t" if "\t" in first else ","
+                try:
+                    [float(v) for v in first.split(delimiter)]
+                    pending = [first]
+                except ValueError:  # a header line
+                    pending = []
+                rows_before = 0
+                while True:
+                    lines = pending + list(islice(f, BLOCK_ROWS - len(pending)))
+                    pending = []
+                    if not lines:
+                        return
+                    try:
+                        data = np.loadtxt(lines, delimiter=delimiter, ndmin=2,
+                                          comments="#") if any(
+                            line.split("#", 1)[0].strip() for line in lines) else None
+                    except ValueError as err:
+                        message = re.sub(r"at row (\d+)", lambda m: "at data row "
+                                         f"{rows_before + int(m.group(1)) + 1}", str(err))
+                        raise UsageError(f"{self.path}: cannot read it as CSV: "
+                                         f"{message}; {LIBSVM_FIX}") from None
+                    if data is None or data.shape[0] == 0:
+                        continue
+                    if data.shape[1] < 2:
+                        raise UsageError(f"{self.path}: one column only; a CSV file "
+                                         f"holds the label, then the features; {LIBSVM_FIX}")
+                    rows_before += data.shape[0]
+                    yield np.ascontiguousarray(data[:, 1:]), data[:, 0].copy()
+        except (OSError, EOFError, UnicodeDecodeError) as err:
+            raise UsageError(f"{self.path}: cannot read it: {err}") from None
+
+    # -- the checking pass ---------------------------------------------------
+    def scan(self, zero_based):
+        """Read the whole file once: rows, labels, the index range (LIBSVM) or
+        columns (CSV), and a refusal of a non-finite value naming its row."""
+        labels, n_rows = set(), 0
+        self.nnz, self.smallest, self.largest, self.n_columns = 0, None, -1, None
+        self.n_bytes = 0
+        if self.format == "libsvm":
+            for block in self._libsvm_blocks(zero_based):
+                self._check_finite(block.labels, block.data, block.indptr, n_rows)
+                if block.nnz:
+                    self.nnz += block.nnz
+                    self.smallest = (block.smallest if self.smallest is None
+                                     else min(self.smallest, block.smallest))
+                    self.largest = max(self.largest, block.largest)
+                labels.update(np.unique(block.labels).tolist()[:100])
+                n_rows += block.n_rows
+                self.n_bytes += block.n_bytes
+        else:
+            for X, y in self._csv_blocks():
+                if self.n_columns is None:
+                    self.n_columns = X.shape[1]
+                elif X.shape[1] != self.n_columns:
+                    raise UsageError(f"{self.path}: {X.shape[1]} features from data row "
+                                     f"{n_rows + 1} on, {self.n_columns} before")
+                self._check_finite(y, X, None, n_rows)
+                labels.update(np.unique(y).tolist()[:100])
+                n_rows += X.shape[0]
+        self.n_rows = n_rows
+        self.labels = np.array(sorted(labels))
+        if n_rows == 0:
+            raise UsageError(f"{self.path}: no rows of data")
+
+    def _check_finite(self, y, values, indptr, rows_before):
+        bad_labels = ~np.isfinite(y)
+        bad_values = ~np.isfinite(values)
+        if not (bad_labels.any() or bad_values.any()):
+            return
+        rows = []
+        if bad_labels.any():
+            rows.append(int(np.argmax(bad_labels)))
+        if bad_values.any():
+            if indptr is None:   # dense
+                rows.append(int(np.argmax(bad_values.any(axis=1))))
+            else:
+                position = int(np.argmax(bad_values))
+                rows.append(int(np.searchsorted(indptr, position, side="right")) - 1)
+        row = min(rows)
+        what = "label" if bad_labels[row] else "a feature value"
+        raise UsageError(f"{self.path}: row {rows_before + row + 1} has {what} that is NaN "
+                         "or infinite; remove or impute it (olearn's learners need "
+                         "finite numbers)")
+
+    def shift(self, zero_based, others=()):
+        """0 or 1: how much the LIBSVM indices of this file (and ``others``,
+        read in the same convention) move down."""
+        from olearn.datasets.libsvm import shift_of
+        return shift_of([(f.nnz, f.smallest) for f in (self, *others)
+                         if f.format == "libsvm"], zero_based)
+
+    def width(self, shift):
+        """Columns the file needs: the largest index + 1 (after ``shift``), or
+        the CSV columns after the label."""
+        if self.format == "csv":
+            return self.n_columns
+        return self.largest + 1 - shift if self.nnz else 1
+
+    # -- the learning passes -------------------------------------------------
+    def blocks(self, zero_based, shift, n_features):
+        """``(X, y)`` blocks in file order: CSR (LIBSVM, ``n_features`` columns)
+        or dense (CSV)."""
+        if self.format == "libsvm":
+            for block in self._libsvm_blocks(zero_based):
+                yield block.csr(shift, n_features)
+        else:
+            yield from self._csv_blocks()
+
+    def memory_needed(self):
+        """Bytes :meth:`read_all` holds at its peak (estimated from the checking
+        pass): the text, then the CSR arrays (8 + 8 bytes a value, 16 a row);
+        a CSV file's blocks and their stacked copy (8 bytes a value, twice)."""
+        if self.format == "libsvm":
+            return self.n_bytes + 16 * self.nnz + 16 * self.n_rows
+        return 16 * self.n_rows * (self.n_columns + 1)
+
+    def read_all(self, zero_based, shift, n_features):
+        """The whole file as one ``(X, y)`` (for ``--shuffle`` and learners
+        without ``partial_fit``): for LIBSVM, :func:`read_libsvm` in the
+        convention the checking pass chose; for CSV, the blocks stacked."""
+        if self.format == "libsvm":
+            from olearn.datasets.libsvm import read_libsvm
+            try:
+                return read_libsvm(self.path, n_features, zero_based=shift == 0)
+            except ValueError as err:  # the checking pass read it: not expected
+                raise UsageError(str(err)) from None
+        Xs, ys = zip(*self.blocks(zero_based, shift, n_features))
+        return np.vstack(Xs), np.concatenate(ys)
