@@ -25,10 +25,20 @@ def _escape(text):
     return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
+#: a citation or a reference inside a caption is a moving argument: hyperref's links are
+#: fragile there (the full book stopped with "TeX capacity exceeded" on such a caption)
+_PREAMBLE = r"""
+\usepackage{etoolbox}
+\AtBeginDocument{\robustify\hyperlink\robustify\hyperref}
+"""
+
+
 def _latex_config(app, config):
     config.latex_domain_indices = False
-    config.latex_elements = {**(config.latex_elements or {}),
-                             "extraclassoptions": "openany,oneside"}
+    elements = dict(config.latex_elements or {})
+    elements["extraclassoptions"] = "openany,oneside"
+    elements["preamble"] = elements.get("preamble", "") + _PREAMBLE
+    config.latex_elements = elements
 
 
 def _patch_figures():
