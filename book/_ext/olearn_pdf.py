@@ -90,6 +90,7 @@ def _cover(app):
 
 
 def setup(app):
+    app.setup_extension("olearn_pdf_tables")    # HTML-only tables set as LaTeX tables
     _patch_figures()
     _patch_display_math()
     app.connect("config-inited", _latex_config)
