@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.olearn-installed
 
-.PHONY: book test bench bench-quick results clean strip-outputs
+.PHONY: book pdf test bench bench-quick results clean strip-outputs
 
 # Create the virtual environment once.
 $(PY):
@@ -18,21 +18,50 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $@
 
 # Build the HTML from the stored full runs in book/results/ (quick mode: each page re-runs a
-# subset and asserts it against them). `--all` re-reads and re-executes every page on every
-# build (without it Sphinx re-reads only changed sources, so a second build after a failed one
-# would serve the failed pages and exit 0); -W makes any error or warning fail the build.
+# subset and asserts it against them). Each page is executed once per `make test` + `make book`:
+# the build reads the pages that `make test` executed and validated on this very tree from the
+# jupyter-cache $(BOOK)/_build/.jupyter_cache and executes the others (tests/book_cache.py
+# empties the cache first when it is not from a test run of this tree). `--all` re-reads every
+# page on every build (without it Sphinx re-reads only changed sources, so a second build after
+# a failed one would serve the failed pages and exit 0; a failed page is never cached);
+# -W makes any error or warning fail the build.
 # The build never writes tracked files: it checks `git status` before and after.
 BOOK     ?= book
 JB_BUILD := $(VENV)/bin/jupyter-book build --all -W --keep-going
 book: $(STAMP)
 	@before=$$(git status --porcelain 2>/dev/null); \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) tests/book_cache.py prepare $(BOOK) || exit 1; \
 	OLEARN_QUICK=1 MPLBACKEND=Agg $(JB_BUILD) $(BOOK) || exit 1; \
 	after=$$(git status --porcelain 2>/dev/null); \
 	[ "$$before" = "$$after" ] || { echo "make book: the build changed the working tree:"; \
 	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
 
+# The PDF edition, book/_build/latex/olearn.pdf: the same sources through Jupyter Book's LaTeX
+# builder (XeLaTeX, TeX Live from Debian: texlive-xetex texlive-latex-extra texlive-fonts-extra
+# tex-gyre fonts-freefont-otf latexmk xindy), then checked by tests/pdf_check.py (cover, raw TeX,
+# unresolved references, figures, pages rendered with pdftoppm). Pages come from the book's
+# jupyter-cache as for `make book` (after `make test` or `make book`, none is executed again).
+# Tracked files untouched.
+pdf: $(STAMP)
+	@before=$$(git status --porcelain 2>/dev/null); \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) tests/book_cache.py prepare $(BOOK) || exit 1; \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(JB_BUILD) --builder pdflatex $(BOOK) || exit 1; \
+	after=$$(git status --porcelain 2>/dev/null); \
+	[ "$$before" = "$$after" ] || { echo "make pdf: the build changed the working tree:"; \
+	  diff <(echo "$$before") <(echo "$$after"); exit 1; }
+	$(PY) tests/pdf_check.py $(BOOK)/_build/latex/olearn.pdf --png-dir $(BOOK)/_build/pdf-pages
+
+# Quick mode, as `make book`. TEST_JOBS pytest-xdist workers (default: one a core); `--dist
+# loadscope` keeps a page's cells, which share one kernel, on one worker. Every page runs once
+# under nbval (every cell without error, the tagged cells' outputs compared) and, when all its
+# cells pass, goes to the book's jupyter-cache for `make book` (--book-cache, tests/book_cache.py).
+# A page's kernel gets 300 s to start on a loaded machine, and a start that dies is retried.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: $(STAMP)
-	$(PY) -m pytest tests book --nbval-lax --nbval-current-env --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/selection
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_JOBS) --dist loadscope \
+	  tests book --nbval-lax --nbval-current-env --nbval-kernel-startup-timeout=300 \
+	  --book-cache=$(BOOK)/_build/.jupyter_cache \
+	  --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/selection
 
 # Every benchmark of benchmarks/, one recorded run: rewrites benchmarks/*.md (each stamped with
 # the run, date, commit, machine and load average) and the README's speed table from them.

@@ -8,7 +8,11 @@ between the README's ``<!-- BEGIN benchmarks/claims.py -->`` markers;
 ``tests/test_benchmark_claims.py`` recomputes it and compares.
 """
 import re
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import host  # noqa: E402
 
 BEGIN = "<!-- BEGIN benchmarks/claims.py: generated from benchmarks/*.md, do not edit -->"
 END = "<!-- END benchmarks/claims.py -->"
@@ -104,15 +108,22 @@ def headline_rows(bench_dir):
     return rows
 
 
+def cpu(bench_dir, name):
+    """The README's CPU cell of file ``name``: from its stamp (``host.short``)."""
+    return host.short(host.parse(_read(bench_dir, name)))
+
+
 def headline(bench_dir):
     """The generated Markdown block: the run id(s), then the headline table."""
     ids = sorted({i for i in run_ids(bench_dir).values() if i})
     lines = [BEGIN,
              f"Recorded run {', '.join(f'`{i}`' for i in ids) or '(none)'} "
              "(`make bench`; stamps with date, commit, machine and load average in each "
-             "file):", "",
-             "| file | comparison | learner | data | figure |", "|---|---|---|---|---|"]
-    lines += [f"| `benchmarks/{f}` | {c} | {l} | {d} | {v} |"
+             "file). CPU: the model, the CPU numba compiled for and the widest vector "
+             "extension, from each file's stamp:", "",
+             "| file | comparison | learner | data | figure | CPU |",
+             "|---|---|---|---|---|---|"]
+    lines += [f"| `benchmarks/{f}` | {c} | {l} | {d} | {v} | {cpu(bench_dir, f)} |"
               for f, c, l, d, v in headline_rows(bench_dir)]
     lines.append(END)
     return "\n".join(lines)

@@ -3,7 +3,8 @@
 Every speed claim of the README comes from one recorded run of this script
 (issue 19, item 3): it runs each benchmark script in turn (a fresh process
 each), writes its tables to ``benchmarks/<name>.md``, stamps each file with
-the same run id, the date, the commit, the machine (CPU model, cores, BLAS
+the same run id, the date, the commit, the machine (CPU model, family and
+model numbers, the CPU numba compiles for, its vector extensions, cores, BLAS
 library and threads) and the load average before and after that script, and
 then rewrites the README's generated headline table (``benchmarks/claims.py``)
 from those files.  ``tests/test_benchmark_claims.py`` checks that the README
@@ -32,6 +33,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+import host  # noqa: E402
 README = ROOT / "README.md"
 STAMP_BEGIN, STAMP_END = "<!-- run_all stamp -->", "<!-- /run_all stamp -->"
 
@@ -81,13 +84,8 @@ def commit():
 
 
 def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    """The CPU: model, microarchitecture, numba's target and vector extensions (host.py)."""
+    return host.describe()
 
 
 def blas(env):

@@ -16,6 +16,7 @@ Fields of an :class:`Entry`:
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 
@@ -116,7 +117,7 @@ CATALOG = (
           "re-solve the dual each mistake"),
     Entry("DUOL", _KER, "zhao2009duol", "KernelPerceptron", "duol/derivation",
           "also update one old support vector"),
-    Entry("KernelAROW", _KER, None, "AROW", "arow/family", "AROW with a kernel (ours)"),
+    Entry("KernelAROW", _KER, None, "AROW", "duol/baselines", "AROW with a kernel (ours)"),
     # voting and online-to-batch
     Entry("Averaged", _VOTE, "freund1999perceptron", "Perceptron", "first_order/voting",
           "vote all hypotheses of the run"),
@@ -124,10 +125,34 @@ CATALOG = (
 
 BY_NAME = {entry.name: entry for entry in CATALOG}
 
-#: How the families build on each other (the arrows between the map's column titles).
-FAMILY_EDGES = (
-    (_F1, _MUL), (_MUL, _REG), (_REG, _SO), (_SO, _SCALE), (_F1, _KER), (_KER, _VOTE),
-)
+def family_edges():
+    """How the families build on each other, read from the entries, not from the book's order.
+
+    There is an edge (a, b) when an entry of family b has its parent in family a: the idea
+    of b starts from an idea of a. Returned in the order of :data:`FAMILIES`.
+    """
+    edges = {(BY_NAME[e.parent].family, e.family) for e in CATALOG
+             if e.parent is not None and BY_NAME[e.parent].family != e.family}
+    return tuple(sorted(edges, key=lambda ab: (FAMILIES.index(ab[0]), FAMILIES.index(ab[1]))))
+
+
+def family_levels():
+    """Depth of each family in the graph of :func:`family_edges` (0: builds on no other)."""
+    level = {}
+    edges = family_edges()
+
+    def depth(family):
+        if family not in level:
+            level[family] = 1 + max((depth(a) for a, b in edges if b == family), default=-1)
+        return level[family]
+
+    for family in FAMILIES:
+        depth(family)
+    return level
+
+
+#: The arrows between the families on the map (see :func:`family_edges`).
+FAMILY_EDGES = family_edges()
 
 
 def public_names():
@@ -156,24 +181,35 @@ def check_catalog():
                          + ". Add or fix the entries in olearn/catalog.py.")
 
 
+#: Width of the map in inches: the book's text column (about 690 px at a 1280-px window) shows
+#: it at about 1.35 px per point, so the smallest text (8 pt) is about 11 px high.
+MAP_WIDTH = 7.0
+#: Boxes per line in a family's band.
+PER_LINE = 3
+#: The smallest font size of the map, in points (a test reads it).
+MAP_MIN_FONTSIZE = 8.0
+
+
 def layout():
-    """(column, row) of every entry: one column per family, entries in catalog order."""
-    rows = {family: 0 for family in FAMILIES}
-    where = {}
+    """(band, line, slot) of every entry: one band per family, PER_LINE boxes per line."""
+    where, count = {}, {family: 0 for family in FAMILIES}
     for entry in CATALOG:
-        where[entry.name] = (FAMILIES.index(entry.family), rows[entry.family])
-        rows[entry.family] += 1
+        i = count[entry.family]
+        where[entry.name] = (FAMILIES.index(entry.family), i // PER_LINE, i % PER_LINE)
+        count[entry.family] += 1
     return where
 
 
-def draw_map(link=None, ax=None):
-    """Draw the map: one column per family (the book's parts, in order), a box per entry.
+def draw_map(link=None):
+    """Draw the map: the families' dependency graph, then one band of boxes per family.
 
-    Inside a column an arrow runs from each entry's parent to it; a parent in another column
-    is named on the box ("from ..."), and the arrows between the column titles show how the
-    families build on each other. ``link(entry)`` returns the URL of an entry's box (set as
-    the SVG link of the box and its labels, so the boxes are clickable when the figure is
-    saved as SVG and inlined in HTML); None draws no links. Returns the figure.
+    The graph at the top has an arrow a -> b when a learner of family b starts from a learner
+    of family a (:func:`family_edges`); its layers are :func:`family_levels`. Below it, each
+    family (in reading order) has a band of boxes, one per entry, with the entry's idea and,
+    when it has a parent, "from <parent>" in the parent family's colour. ``link(entry)``
+    returns the URL of an entry's box (set as the SVG link of the box and its labels, so the
+    boxes are clickable when the figure is saved as SVG and inlined in HTML); None draws no
+    links. Sizes are in inches (the axes span the figure 1:1). Returns the figure.
     """
     import textwrap
 
@@ -181,60 +217,107 @@ def draw_map(link=None, ax=None):
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
     check_catalog()
-    where = layout()
-    n_rows = max(row for _, row in where.values()) + 1
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(17, 0.8 * n_rows + 1.6))
-    else:
-        fig = ax.figure
-    width, height = 0.84, 0.74
     colors = plt.get_cmap("tab10")
+    where = layout()
+    small = MAP_MIN_FONTSIZE
 
-    def centre(name):
-        col, row = where[name]
-        return col, -row
+    # the families' graph: one line per level, nodes spread evenly
+    levels = family_levels()
+    n_levels = max(levels.values()) + 1
+    graph_h = 0.3 + 0.62 * n_levels
+    node_w, node_h = 1.55, 0.44
+    level_y = [-0.3 - 0.62 * lev - node_h / 2 for lev in range(n_levels)]
+    node_xy = {}
 
-    for entry in CATALOG:
-        parent = BY_NAME.get(entry.parent)
-        if parent is None or parent.family != entry.family:
-            continue
-        (x0, y0), (x1, y1) = centre(parent.name), centre(entry.name)
-        ax.add_patch(FancyArrowPatch(
-            (x0 - width / 2, y0), (x1 - width / 2, y1), arrowstyle="-|>", mutation_scale=8,
-            linewidth=0.7, color="0.5", connectionstyle="arc3,rad=0.35", zorder=1))
-    for entry in CATALOG:
-        x, y = centre(entry.name)
-        color = colors(FAMILIES.index(entry.family))
-        box = FancyBboxPatch((x - width / 2, y - height / 2), width, height,
-                             boxstyle="round,pad=0.0,rounding_size=0.08",
-                             facecolor=(*color[:3], 0.16), edgecolor=color, linewidth=1.1,
-                             zorder=2)
-        ax.add_patch(box)
-        artists = [box, ax.text(x, y + 0.2, entry.name, ha="center", va="center",
-                                fontsize=7.0, fontweight="bold", zorder=3),
-                   ax.text(x, y - 0.02, entry.idea, ha="center", va="center", fontsize=6.0,
-                           color="0.2", zorder=3)]
-        parent = BY_NAME.get(entry.parent)
-        if parent is not None and parent.family != entry.family:
-            artists.append(ax.text(x, y - 0.22, f"from {parent.name}", ha="center",
-                                   va="center", fontsize=5.8, style="italic",
-                                   color=colors(FAMILIES.index(parent.family)), zorder=3))
-        if link is not None:
-            url = link(entry)
-            for artist in artists:
-                artist.set_url(url)
-    for col, family in enumerate(FAMILIES):
-        ax.text(col, 0.62, "\n".join(textwrap.wrap(family, 14)), ha="center", va="bottom",
-                fontsize=9, color=colors(col), fontweight="bold")
-    for a, b in FAMILY_EDGES:
-        i, j = FAMILIES.index(a), FAMILIES.index(b)
-        ax.add_patch(FancyArrowPatch(
-            (i + 0.32, 1.05), (j - 0.32, 1.05), arrowstyle="-|>", mutation_scale=9,
-            linewidth=0.9, color="0.35",
-            connectionstyle="arc3,rad=0.0" if j == i + 1 else "arc3,rad=-0.08", zorder=1))
-    ax.set_xlim(-0.55, len(FAMILIES) - 0.45)
-    ax.set_ylim(-(n_rows - 1) - 0.55, 1.75)
+    def blocked(a, b, placed):
+        """How many placed nodes of the levels between a and b the straight arrow crosses."""
+        (x0, y0), (x1, y1) = placed[a], placed[b]
+        hits = 0
+        for family, (x, y) in placed.items():
+            if family in (a, b) or not min(y0, y1) < y < max(y0, y1):
+                continue
+            xc = x0 + (x1 - x0) * (y - y0) / (y1 - y0)
+            hits += abs(xc - x) < node_w / 2 + 0.05
+        return hits
+
+    for lev in range(n_levels):
+        # place a level in the order whose arrows from the levels above cross no node and
+        # are shortest (the families are few: every order is tried)
+        members = [f for f in FAMILIES if levels[f] == lev]
+        best = None
+        for order in itertools.permutations(members):
+            placed = dict(node_xy)
+            for k, family in enumerate(order):
+                placed[family] = (MAP_WIDTH * (k + 0.5) / len(order), level_y[lev])
+            incoming = [(a, b) for a, b in family_edges() if b in members]
+            cost = sum(10 * blocked(a, b, placed) + abs(placed[a][0] - placed[b][0])
+                       for a, b in incoming)
+            if best is None or cost < best[0]:
+                best = (cost, placed)
+        node_xy = best[1]
+
+    # the bands
+    box_w, box_h, gap = (MAP_WIDTH - 0.1 * (PER_LINE - 1)) / PER_LINE, 0.72, 0.08
+    band_top, y = {}, -graph_h - 0.25
+    for band, family in enumerate(FAMILIES):
+        band_top[family] = y
+        lines = 1 + max(line for b, line, _ in where.values() if b == band)
+        y -= 0.3 + lines * (box_h + gap) + 0.08
+    total_h = -y
+
+    fig = plt.figure(figsize=(MAP_WIDTH, total_h))
+    ax = fig.add_axes([0, 0, 1, 1])
+    ax.set_xlim(0, MAP_WIDTH)
+    ax.set_ylim(-total_h, 0)
     ax.set_axis_off()
+
+    ax.text(0.0, -0.08, "How the parts build on each other (an arrow: a learner of one part "
+            "starts from a learner of the other)", fontsize=small, color="0.3", va="top")
+    for family, (x, yc) in node_xy.items():
+        color = colors(FAMILIES.index(family))
+        ax.add_patch(FancyBboxPatch((x - node_w / 2, yc - node_h / 2), node_w, node_h,
+                                    boxstyle="round,pad=0.0,rounding_size=0.06",
+                                    facecolor=(*color[:3], 0.16), edgecolor=color, lw=1.0))
+        ax.text(x, yc, "\n".join(textwrap.wrap(family, 16)), ha="center", va="center",
+                fontsize=9, fontweight="bold", color=color, linespacing=1.0)
+    for a, b in family_edges():
+        (x0, y0), (x1, y1) = node_xy[a], node_xy[b]
+        same_level = levels[a] == levels[b]
+        start = (x0, y0 - node_h / 2) if not same_level else (x0 + node_w / 2, y0)
+        end = (x1, y1 + node_h / 2) if not same_level else (x1 - node_w / 2, y1)
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10,
+                                     linewidth=0.9, color="0.35", shrinkA=1, shrinkB=1))
+
+    for band, family in enumerate(FAMILIES):
+        color = colors(band)
+        top = band_top[family]
+        ax.text(0.0, top - 0.04, family, fontsize=10, fontweight="bold", color=color,
+                va="top")
+        for entry in CATALOG:
+            b, line, slot = where[entry.name]
+            if b != band:
+                continue
+            x = slot * (box_w + 0.1)
+            yb = top - 0.3 - line * (box_h + gap) - box_h
+            box = FancyBboxPatch((x, yb), box_w, box_h,
+                                 boxstyle="round,pad=0.0,rounding_size=0.06",
+                                 facecolor=(*color[:3], 0.12), edgecolor=color, linewidth=1.0)
+            ax.add_patch(box)
+            cx = x + box_w / 2
+            artists = [box, ax.text(cx, yb + box_h - 0.14, entry.name, ha="center",
+                                    va="center", fontsize=9, fontweight="bold")]
+            idea = "\n".join(textwrap.wrap(entry.idea, 30)[:2])
+            artists.append(ax.text(cx, yb + box_h / 2 - 0.02, idea, ha="center", va="center",
+                                   fontsize=small, color="0.15", linespacing=1.0))
+            parent = BY_NAME.get(entry.parent)
+            if parent is not None:
+                artists.append(ax.text(cx, yb + 0.11, f"from {parent.name}", ha="center",
+                                       va="center", fontsize=small, style="italic",
+                                       color=colors(FAMILIES.index(parent.family))))
+            if link is not None:
+                url = link(entry)
+                for artist in artists:
+                    artist.set_url(url)
     return fig
 
 

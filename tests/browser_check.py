@@ -1,26 +1,35 @@
-"""Open built book pages in headless Chromium with the network unreachable and check them.
+"""Open every page of the built book in headless Chromium, offline, at 1280 px, and check it.
 
-Usage: python tests/browser_check.py BUILD_HTML_DIR [PAGE ...]
+Usage: python tests/browser_check.py BUILD_HTML_DIR [--screenshots DIR] [PAGE ...]
 
-PAGE is a path below the HTML folder without ``.html`` (default: the derivation, bound and
-theory pages, which must hold typeset math; any other page must typeset the math it has). Each
-page is loaded from ``file://`` in a fresh Chromium whose every network
-request goes to a dead proxy (127.0.0.1:9), and the check fails unless, once MathJax has
-finished:
+PAGE is a path below the HTML folder without ``.html``; with none, every page of the build is
+checked (each HTML file but Sphinx's genindex, search and module index), and every page that
+``_toc.yml`` names must have been built. Each page is loaded from ``file://`` in a fresh
+Chromium whose window is 1280 x 900 px (a laptop) and whose every network request goes to a
+dead proxy (127.0.0.1:9), and the check fails unless, once MathJax has finished:
 
-- the page has typeset math (``mjx-container`` elements) and no formula left as raw TeX
-  (a ``span.math``/``div.math`` without a ``mjx-container`` inside, or ``\\(``, ``\\[``,
-  ``$$`` in the visible text outside code);
+- the pages of ``MATH_PAGES`` have typeset math (``mjx-container`` elements), and no page has a
+  formula left as raw TeX (a ``span.math``/``div.math`` without a ``mjx-container`` inside,
+  or ``\\(``, ``\\[``, ``$$`` in the visible text outside code);
+- the visible text (outside code, with every dropdown opened) has no MyST or TeX printed as
+  typed: no ``$...$``, no ``\\command``, no ``{role}`` such as ``{eq}`` or ``{prf:ref}``
+  (what a code cell's ``Markdown(...)`` output showed while it was parsed as CommonMark);
+- no line of a code cell or of an output is cut at the right edge of its box (measured with
+  the box's own font), and no table or image is wider than the text column;
 - every ``<img>`` has loaded (``complete`` and ``naturalWidth > 0``);
 - no request went to another host (only ``file:``, ``data:``, ``blob:``, ``about:`` URLs)
   and no local file failed to load.
+
+With ``--screenshots DIR`` a PNG of each page's first screen is written there, to be looked at.
 
 Chromium is driven through the DevTools protocol over ``--remote-debugging-pipe`` (file
 descriptors 3 and 4, messages separated by a NUL byte), so the check needs only the
 standard library and Debian's ``chromium`` package.
 """
+import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_PAGES = ("perceptron_pa/derivation", "perceptron_pa/bounds", "regularized/theory")
+# pages that must hold typeset math (any other page must typeset the math it has)
+MATH_PAGES = ("perceptron_pa/derivation", "perceptron_pa/bounds", "regularized/theory")
 LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:", "chrome:", "devtools:", "chrome-extension:")
 
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -45,23 +55,92 @@ INSPECT = r"""
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
+  if (!document.body) {  // a redirect (Sphinx's index.html): nothing to read
+    return JSON.stringify({mathjax: false, containers: 0, mathNodes: 0, untypeset: [], raw: [],
+                           literal: [], cut: [], wide: [], column: 0, images: [],
+                           title: document.title, redirect: true});
+  }
   const mathNodes = Array.from(document.querySelectorAll('span.math, div.math'));
   const untypeset = mathNodes.filter(n => !n.querySelector('mjx-container'))
                              .map(n => n.textContent.slice(0, 80));
+  // the text a reader reads: without code, scripts, typeset math and the hidden parts
+  // (collapsed dropdowns are opened first, so their text is checked too)
+  document.querySelectorAll('details').forEach(d => d.open = true);
   const clone = document.body.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, style, mjx-container, textarea')
+  clone.querySelectorAll('pre, code, script, style, mjx-container, textarea, .visually-hidden, '
+                         + 'mjx-assistive-mml, .MathJax_Preview, svg')
        .forEach(n => n.remove());
   const text = clone.textContent;
   const raw = ['$$', '\\(', '\\['].filter(s => text.includes(s));
+  // MyST or TeX that was printed as typed instead of being parsed (issue 27)
+  const literal = [];
+  const patterns = [
+    [/\$[^\s$][^$\n]{0,200}?\$/g, 'raw $...$'],
+    [/\\[a-zA-Z]{2,}\b/g, 'raw \\command'],
+    [/\{(?:[a-z]+:)?[a-z][a-z-]*\}`/g, 'raw {role}`...`'],
+    [/\{(?:eq|doc|ref|numref|cite|prf:ref|glue:text|glue:md|py:class|py:func|term)\}/g,
+     'raw {role}'],
+  ];
+  for (const [re, what] of patterns) {
+    for (const m of text.matchAll(re)) {
+      const at = m.index;
+      literal.push(what + ': ' + JSON.stringify(
+          text.slice(Math.max(0, at - 40), at + m[0].length + 40).replace(/\s+/g, ' ')));
+    }
+  }
+  // the text column: the article of the Sphinx book theme, else the body
+  const column = document.querySelector('article.bd-article') || document.querySelector('main')
+                 || document.body;
+  const colRect = column.getBoundingClientRect();
+  const colStyle = getComputedStyle(column);
+  const colRight = colRect.right - parseFloat(colStyle.paddingRight || 0) + 1;
+  const colWidth = colRect.width - parseFloat(colStyle.paddingLeft || 0)
+                   - parseFloat(colStyle.paddingRight || 0);
+  // code and output lines cut at the right edge of their box (a horizontal scroll)
+  const canvas = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const pre of document.querySelectorAll('pre')) {
+    if (pre.closest('details:not([open])') || pre.offsetParent === null) continue;
+    const style = getComputedStyle(pre);
+    if (!['pre', 'nowrap'].includes(style.whiteSpace)) continue;  // it wraps: nothing is cut
+    canvas.font = style.font;
+    const room = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const output = !!pre.closest('.cell_output, .output');
+    for (const line of pre.innerText.split('\n')) {
+      const width = canvas.measureText(line.replace(/\t/g, '        ')).width;
+      if (width > room + 1) {
+        cut.push((output ? 'output ' : 'code ') + line.length + ' chars: '
+                 + JSON.stringify(line.slice(0, 60) + '...'));
+      }
+    }
+  }
+  // tables (and figures) wider than the text column
+  const wide = [];
+  for (const el of document.querySelectorAll('table, img')) {
+    if (el.offsetParent === null || el.closest('.bd-sidebar-primary, .bd-sidebar-secondary, '
+                                               + 'header, footer, nav')) continue;
+    const r = el.getBoundingClientRect();
+    const width = el.tagName === 'TABLE' ? Math.max(r.width, el.scrollWidth) : r.width;
+    if (r.left + width > colRight + 1 || width > colWidth + 1) {
+      const label = el.tagName === 'TABLE'
+          ? (el.innerText || '').trim().slice(0, 50).replace(/\s+/g, ' ')
+          : el.getAttribute('src');
+      wide.push(el.tagName.toLowerCase() + ' ' + Math.round(width) + ' px in a '
+                + Math.round(colWidth) + '-px column: ' + JSON.stringify(label));
+    }
+  }
   const imgs = Array.from(document.images).map(i => ({
       src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0}));
   return JSON.stringify({
       mathjax: !!(window.MathJax && MathJax.version), version: window.MathJax && MathJax.version,
       containers: document.querySelectorAll('mjx-container').length,
-      mathNodes: mathNodes.length, untypeset: untypeset, raw: raw, images: imgs,
+      mathNodes: mathNodes.length, untypeset: untypeset, raw: raw, literal: literal,
+      cut: cut, wide: wide, column: Math.round(colWidth), images: imgs,
       title: document.title});
 })()
 """
+
+WIDTH, HEIGHT = 1280, 900  # a laptop's window: the width the layout is checked at
 
 
 def find_chromium():
@@ -148,7 +227,7 @@ class Pipe:
         os.close(self._w)
 
 
-def check_page(chromium, html_file, require_math=True):
+def check_page(chromium, html_file, require_math=True, screenshot=None):
     """Problems found on one page (an empty list when it renders fully offline).
 
     With ``require_math`` the page must hold typeset math; without it, a page with no formula
@@ -163,6 +242,9 @@ def check_page(chromium, html_file, require_math=True):
                                    {"targetId": page["targetId"], "flatten": True})["sessionId"]
             for domain in ("Page", "Network", "Runtime"):
                 browser.send(f"{domain}.enable", session=session)
+            browser.send("Emulation.setDeviceMetricsOverride",
+                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
+                          "mobile": False}, session=session)
             browser.send("Page.navigate", {"url": html_file.as_uri()}, session=session)
             browser.wait_event("Page.loadEventFired", timeout=120)
             result = browser.send("Runtime.evaluate",
@@ -171,6 +253,10 @@ def check_page(chromium, html_file, require_math=True):
             if "exceptionDetails" in result:
                 return [f"the inspection script failed: {result['exceptionDetails']}"]
             found = json.loads(result["result"]["value"])
+            if screenshot:
+                shot = browser.send("Page.captureScreenshot", {"format": "png"},
+                                    session=session, timeout=120)
+                Path(screenshot).write_bytes(base64.b64decode(shot["data"]))
             events = list(browser.events)
         finally:
             browser.close()
@@ -185,6 +271,15 @@ def check_page(chromium, html_file, require_math=True):
                         f"e.g. {found['untypeset'][:3]}")
     if found["raw"]:
         problems.append(f"raw TeX delimiters in the visible text: {found['raw']}")
+    if found["literal"]:
+        kinds = sorted({item.split(": ", 1)[0] for item in found["literal"]})
+        problems.append(f"{len(found['literal'])} MyST/TeX literals printed as typed "
+                        f"({', '.join(kinds)}), e.g. {found['literal'][:3]}")
+    if found["cut"]:
+        problems.append(f"{len(found['cut'])} code/output lines cut at the right edge at "
+                        f"{WIDTH} px, e.g. {found['cut'][:3]}")
+    if found["wide"]:
+        problems.append(f"wider than the text column at {WIDTH} px: {found['wide'][:5]}")
     broken = [img["src"] for img in found["images"] if not img["ok"]]
     if broken:
         problems.append(f"images not loaded: {broken}")
@@ -203,27 +298,63 @@ def check_page(chromium, html_file, require_math=True):
     return problems
 
 
+NOT_PAGES = {"genindex", "search", "py-modindex"}
+
+
+def book_pages(root):
+    """Every page of a built book: each HTML file but Sphinx's index and search pages."""
+    return sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.html")
+                  if not any(part.startswith("_") for part in p.relative_to(root).parts)
+                  and p.stem not in NOT_PAGES)
+
+
+def toc_files(root):
+    """The pages the book's _toc.yml names, when the HTML folder is book/_build/html."""
+    toc = root.parents[1] / "_toc.yml"
+    if not toc.exists():
+        return []
+    text = toc.read_text()
+    return re.findall(r"^\s*root:\s*(\S+)", text, re.M) + \
+        re.findall(r"^\s*-?\s*file:\s*(\S+)", text, re.M)
+
+
 def main(argv):
+    """``browser_check.py HTML_DIR [--screenshots DIR] [PAGE ...]``; no PAGE: every page."""
     if not argv:
         raise SystemExit(__doc__)
+    argv = list(argv)
+    shots = None
+    if "--screenshots" in argv:
+        i = argv.index("--screenshots")
+        shots = Path(argv[i + 1])
+        shots.mkdir(parents=True, exist_ok=True)
+        del argv[i:i + 2]
     root = Path(argv[0]).resolve()
-    pages = argv[1:] or DEFAULT_PAGES
+    pages = argv[1:] or book_pages(root)
     chromium = find_chromium()
     failures = {}
+    if not argv[1:]:
+        missing = sorted(set(toc_files(root)) - set(pages))
+        if missing:
+            failures["_toc.yml"] = [f"pages of the table of contents not built: {missing}"]
     for page in pages:
         html_file = root / f"{page}.html"
         if not html_file.exists():
             failures[page] = [f"{html_file} does not exist (build the book first)"]
             continue
-        problems = check_page(chromium, html_file, require_math=page in DEFAULT_PAGES)
+        shot = shots / (page.replace("/", "__") + ".png") if shots else None
+        problems = check_page(chromium, html_file, require_math=page in MATH_PAGES,
+                              screenshot=shot)
         if problems:
             failures[page] = problems
     for page, problems in failures.items():
         for problem in problems:
             print(f"FAIL {page}: {problem}")
+    print(f"browser check: {len(pages)} pages at {WIDTH} px: {', '.join(pages)}")
     if failures:
+        print(f"browser check: {len(failures)} of {len(pages)} pages fail")
         return 1
-    print(f"browser check: {len(pages)} pages render offline")
+    print(f"browser check: all {len(pages)} pages render offline, as written, within the column")
     return 0
 
 

@@ -11,6 +11,10 @@ settings.register_profile("ci", settings.get_profile("olearn"), derandomize=True
 settings.load_profile("ci" if os.environ.get("CI") else "olearn")
 
 
+# --- the book pages under nbval: --book-cache, patient kernel starts (tests/book_cache.py) ---
+from book_cache import pytest_addoption, pytest_configure  # noqa: E402,F401
+
+
 # --- real data sets (olearn.datasets) -------------------------------------------------
 import pytest  # noqa: E402
 from pathlib import Path  # noqa: E402

@@ -78,3 +78,56 @@ def test_stamp_replaces_itself():
 def test_tables_parser():
     text = "x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\ny\n"
     assert claims.tables(text) == [[{"a": "1", "b": "2"}, {"a": "3", "b": "4"}]]
+
+
+# --- the CPU of every figure (issue 30, items 1 and 6; benchmarks/host.py) ------------------
+import host  # noqa: E402
+
+XEON = """processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 85
+model name\t: Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz
+stepping\t: 7
+flags\t\t: fpu sse sse2 ssse3 fma sse4_1 sse4_2 avx avx2 avx512f avx512dq avx512cd avx512bw avx512vl avx512_vnni
+
+processor\t: 1
+model name\t: another
+"""
+
+
+def test_a_stamp_names_the_cpu_model_target_and_vector_extensions():
+    line = f"machine: {host.describe(XEON, 'cascadelake')}, 2 logical cores, BLAS openblas"
+    block = run_all.stamp("RUN", False, line, "0/0/0", "0/0/0", 1, 0)
+    assert host.parse(block) == {
+        "model": "Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz",
+        "ident": "GenuineIntel family 6 model 85 stepping 7", "target": "cascadelake",
+        "vector": "sse4_2 avx avx2 fma avx512f avx512dq avx512cd avx512bw avx512vl avx512_vnni"}
+    assert host.short(host.parse(block)) == ("Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz "
+                                             "(cascadelake; avx2, avx512f)")
+    # this host, as run_all.py stamps it
+    here = host.parse(f"machine: {run_all.cpu_model()}, 2 logical cores")
+    info = host.cpuinfo()
+    if info:
+        assert here["model"] == info["model name"]
+        assert ("avx2" in here["vector"].split()) == ("avx2" in info["flags"].split())
+
+
+def test_a_stamp_without_a_cpu_description_says_not_recorded():
+    # the runs recorded before the stamp named the vector extensions: no invented CPU
+    cpu = host.parse("machine: AMD EPYC, 2 logical cores, BLAS openblas")
+    assert cpu["model"] == "AMD EPYC" and cpu["vector"] == cpu["target"] == host.NOT_RECORDED
+    assert "not recorded" in host.short(cpu)
+
+
+def test_every_row_of_the_readme_table_names_the_cpu_of_its_file():
+    block = claims.readme_block(ROOT / "README.md")
+    rows = claims.tables(block)[0]
+    assert rows and all("CPU" in r for r in rows)
+    for r in rows:
+        name = r["file"].strip("`").split("/")[-1]
+        stamped = host.parse((BENCH / name).read_text())
+        assert stamped is not None, name
+        assert r["CPU"] == host.short(stamped), name
+        if stamped["vector"] == host.NOT_RECORDED:
+            assert "not recorded" in r["CPU"]

@@ -1,10 +1,13 @@
-"""`make book`: every page is re-executed on every build, and any cell error fails every build.
+"""`make book`: every page is executed once with the code of the tree, and a cell error fails
+every build.
 
 Sphinx re-reads only the sources that changed since the last build, so with a plain
 ``jupyter-book build`` a second build after a failed one re-uses the failed page and exits 0
 (checked below, so that the test shows the problem the Makefile solves). ``make book`` builds
-with ``--all``: both builds must fail. A tiny book with the real ``_config.yml`` is used, so
-the test takes seconds, not the minutes of the full book.
+with ``--all``: both builds must fail. It renders the pages that ``make test`` executed under
+nbval on the same tree (tests/book_cache.py), and executes the others: a page that failed under
+nbval fails every build, and a cache filled from another tree is not used. A tiny book with the
+real ``_config.yml`` is used, so the test takes seconds, not the minutes of the full book.
 """
 import json
 import os
@@ -56,14 +59,6 @@ def _make_book(book):
 def _plain_build(book):
     return subprocess.run([str(JB), "build", "-W", "--keep-going", str(book)],
                           capture_output=True, text=True, timeout=300)
-
-
-def test_make_book_fails_on_a_cell_error_every_time(tmp_path):
-    book = _tiny_book(tmp_path, "raise RuntimeError('a failing cell')")
-    first, second = _make_book(book), _make_book(book)
-    assert first.returncode != 0, first.stdout[-2000:]
-    assert second.returncode != 0, "the second make book served the failed page"
-    assert "CellExecutionError" in second.stdout + second.stderr
 
 
 def test_a_plain_second_build_would_hide_the_error(tmp_path):
@@ -119,3 +114,108 @@ def test_every_page_is_in_the_toc_once_and_parts_follow_ideas():
                              "Second-order learning at scale", "Kernels and double updating",
                              "Voting and online-to-batch"]
     assert captions[-2:] == ["Reproducing the five papers", "Reference"]
+
+
+# --- one execution of a page per CI run (issue 30, item 4; tests/book_cache.py) ------------
+def test_make_test_sets_quick_mode_and_fills_the_book_cache():
+    # `make test` alone runs the pages as `make book` does (OLEARN_QUICK=1), on workers, and
+    # hands the pages it executed to `make book`
+    dry = subprocess.run(["make", "-n", "test", "STAMP=Makefile"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    pytest_line = " ".join(dry.split("\\\n"))
+    assert "OLEARN_QUICK=1" in pytest_line.split("-m pytest")[0]
+    for option in ("-n ", "--dist loadscope", "--nbval-lax", "--book-cache=book/_build/.jupyter_cache",
+                   "--nbval-kernel-startup-timeout="):
+        assert option in pytest_line, option
+
+
+def _nbval(book, *pages):
+    """``pytest --nbval-lax`` on ``pages`` of ``book``, writing its cache (tests/book_cache.py)."""
+    env = {**os.environ, "OLEARN_QUICK": "1", "MPLBACKEND": "Agg",
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "pytest", "--noconftest", "-p", "book_cache",
+                           "-p", "no:cacheprovider", "-q", "--nbval-lax", "--nbval-current-env",
+                           f"--book-cache={book / '_build' / '.jupyter_cache'}",
+                           *map(str, pages)], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def _two_page_book(tmp_path):
+    import uuid
+
+    book = _tiny_book(tmp_path, "import uuid\nprint('run', uuid.uuid4().hex)")
+    (book / "bad.ipynb").write_text(json.dumps(_notebook(
+        f"raise RuntimeError('a failing cell {uuid.uuid4().hex}')")))
+    (book / "_toc.yml").write_text((book / "_toc.yml").read_text() + "      - file: bad\n")
+    return book
+
+
+def _run_token(text):
+    import re
+
+    return re.findall(r"run ([0-9a-f]{32})", text)
+
+
+def test_make_book_renders_the_pages_make_test_executed_without_running_them(tmp_path):
+    sys.path.insert(0, str(ROOT / "tests"))
+    import book_cache
+
+    book = _two_page_book(tmp_path)
+    tested = _nbval(book, book / "page.ipynb", book / "bad.ipynb")
+    assert tested.returncode == 1, tested.stdout[-2000:]          # the bad page fails nbval
+    assert book_cache.reused(book) == (1, []), tested.stdout[-2000:]   # bad.ipynb not cached
+    first, second = _make_book(book), _make_book(book)
+    for build in (first, second):                    # the failed page fails every build
+        assert build.returncode != 0, build.stdout[-2000:]
+        assert "bad.ipynb" in build.stdout + build.stderr
+        assert "CellExecutionError" in build.stdout + build.stderr
+    html = (book / "_build" / "html" / "page.html").read_text()
+    shown = _run_token(html)
+    assert len(shown) == 1 and book_cache.reused(book)[0] == 1
+    cached = book_cache.cache_dir(book)
+    from jupyter_cache import get_cache
+    record, = [r for r in get_cache(str(cached)).list_cache_records()
+               if r.data.get("executed_by") == book_cache.EXECUTED_BY]
+    outputs = get_cache(str(cached)).get_cache_bundle(record.pk).nb.cells[0].outputs
+    assert _run_token(outputs[0]["text"]) == shown   # the page shows the test run's output
+
+    # the cache of a test run of another tree (or none) is emptied: the page runs afresh
+    state = cached / book_cache.STATE_FILE
+    state.write_text(json.dumps({"state": {"commit": "another"}}))
+    again = _make_book(book)
+    assert again.returncode != 0
+    assert _run_token((book / "_build" / "html" / "page.html").read_text()) != shown
+    assert book_cache.reused(book) == (0, [str((book / "page.ipynb").resolve())])
+
+
+def test_a_kernel_start_that_dies_is_retried(monkeypatch):
+    # two kernels started at once can be handed the same port: the loser dies before
+    # replying to kernel_info; nbval's kernel (patched by tests/book_cache.py) starts again
+    from nbval import kernel as nbval_kernel
+    from nbval import plugin as nbval_plugin
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import book_cache
+
+    assert issubclass(nbval_plugin.RunningKernel, book_cache.PatientKernel)
+    starts = []
+
+    def start(**kwargs):
+        starts.append(kwargs)
+        if len(starts) == 1:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return "km", "kc"
+
+    monkeypatch.setattr(nbval_kernel, "start_new_kernel", start)
+    monkeypatch.setattr(nbval_kernel.RunningKernel, "_ensure_iopub_up", lambda self: None)
+    monkeypatch.setattr(book_cache.time, "sleep", lambda seconds: None)
+    kernel = nbval_plugin.RunningKernel("python3", cwd="/", startup_timeout=300)
+    assert (kernel.km, kernel.kc) == ("km", "kc")
+    assert len(starts) == 2 and starts[1]["startup_timeout"] == 300
+    starts.clear()
+    monkeypatch.setattr(nbval_kernel, "start_new_kernel",
+                        lambda **kw: starts.append(kw) or (_ for _ in ()).throw(
+                            RuntimeError("Kernel died before replying to kernel_info")))
+    with pytest.raises(RuntimeError, match="Kernel died"):
+        nbval_plugin.RunningKernel("python3", cwd="/", startup_timeout=300)
+    assert len(starts) == book_cache.PatientKernel.attempts

@@ -111,3 +111,36 @@ def test_check_fails_on_a_cdn_mathjax_and_a_missing_figure(tmp_path):
     assert "raw TeX" in text
     assert "images not loaded: ['missing.png']" in text
     assert "requests to other hosts: ['https://cdn.jsdelivr.net" in text
+
+
+@needs_chromium
+def test_check_fails_on_markup_printed_as_typed_cut_code_and_a_wide_table(tmp_path):
+    # what issue 27 saw at 1280 px: a computed sentence parsed as CommonMark (its TeX, {eq} and
+    # {prf:ref} printed as typed), a code line behind a horizontal scroll, a table wider than
+    # the column; none of them is a problem the math and image checks above can see
+    long_line = "x = " + "1 + " * 60 + "1"
+    page = tmp_path / "raw.html"
+    page.write_text(
+        "<html><body><main><article class='bd-article' style='width:500px'>"
+        "<p>Round 1: $\\Sigma_1\\mathbf x_1 = \\mathbf x_1$, see {eq}`wb-demotions` and "
+        "{prf:ref}`thm-winnow-bound`.</p>"
+        f"<div class='highlight'><pre style='overflow-x:auto'>{long_line}</pre></div>"
+        "<table><tr>" + "<td style='white-space:nowrap'>a wide cell of text</td>" * 12
+        + "</tr></table><p>Prices: $5 or so.</p></article></main></body></html>")
+    problems = browser_check.check_page(browser_check.find_chromium(), page,
+                                        require_math=False)
+    text = "\n".join(problems)
+    assert "raw $...$" in text and "raw {role}`...`" in text and "raw \\\\command" in text
+    assert f"code {len(long_line)} chars" in text
+    assert "table" in text and "wider than the text column" in text
+
+
+@needs_chromium
+def test_check_passes_a_page_that_fits(tmp_path):
+    page = tmp_path / "fine.html"
+    page.write_text(
+        "<html><body><main><article class='bd-article' style='width:500px'>"
+        "<p>Plain text, a price of $5, and code:</p><div class='highlight'><pre>x = 1</pre>"
+        "</div><table><tr><td>a</td><td>b</td></tr></table></article></main></body></html>")
+    assert browser_check.check_page(browser_check.find_chromium(), page,
+                                    require_math=False) == []

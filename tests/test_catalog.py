@@ -49,3 +49,45 @@ def test_map_svg_scales_to_the_page():
     # inlined in HTML, a fixed width in pt overflowed the text column and was cut off
     head = catalog.map_svg()[:400].split(">", 1)[0]
     assert 'width="100%"' in head and "viewBox" in head and "pt" not in head
+
+
+def test_family_edges_come_from_the_parents_not_the_book_order(monkeypatch):
+    # issue 27: the arrows between the parts followed the table of contents; now an arrow
+    # a -> b exists exactly when a learner of b starts from a learner of a
+    expected = {(catalog.BY_NAME[e.parent].family, e.family) for e in catalog.CATALOG
+                if e.parent and catalog.BY_NAME[e.parent].family != e.family}
+    assert set(catalog.family_edges()) == expected
+    assert ("first-order additive", "second-order") in expected       # CW from PA
+    assert ("voting and online-to-batch", "regularized and sparse") in expected  # EFS
+    assert ("multiplicative", "regularized and sparse") not in expected  # only book order
+    # change one parent, and the edge follows
+    moved = tuple(e._replace(parent="PositiveWinnow") if e.name == "SOP" else e
+                  for e in catalog.CATALOG)
+    monkeypatch.setattr(catalog, "CATALOG", moved)
+    monkeypatch.setattr(catalog, "BY_NAME", {e.name: e for e in moved})
+    assert ("multiplicative", "second-order") in catalog.family_edges()
+
+
+def test_map_text_is_readable_at_the_column_width_and_fits_its_boxes():
+    # issue 27: box text was about 6 px high at page width. The map is drawn MAP_WIDTH
+    # inches wide and shown at the text column's width (about 690 px at a 1280-px window).
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch
+
+    fig = catalog.draw_map()
+    width_in = fig.get_size_inches()[0]
+    px_per_pt = 690 / (72 * width_in)
+    texts = [t for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+    smallest = min(t.get_fontsize() for t in texts)
+    assert smallest * px_per_pt >= 10, (smallest, px_per_pt)
+    renderer = fig.canvas.get_renderer()
+    boxes = [b.get_window_extent(renderer) for b in fig.findobj(FancyBboxPatch)]
+    for t in texts:
+        ext = t.get_window_extent(renderer)
+        inside = [b for b in boxes if b.contains(ext.x0 + 1, ext.y0 + 1)
+                  or b.contains(ext.x1 - 1, ext.y1 - 1)]
+        for b in inside:
+            assert b.x0 <= ext.x0 + 0.5 and ext.x1 <= b.x1 + 0.5, (t.get_text(), ext, b)
+    plt.close(fig)

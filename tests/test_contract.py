@@ -566,6 +566,43 @@ def test_huge_full_covariance_refused_up_front(cls):
         make(cls).fit(X, y)
 
 
+# =====================================================================================
+# -- cache corruption (issue 26 items 8 and 16; h26-cache) -----------------------------
+# Every estimator runs through the experiment cache; an entry left damaged by a crash
+# or a full disk (0 bytes, garbage, a directory at its path) is recomputed, identically
+# and with a warning, never a bare EOFError, a crash in os.replace or a stale result.
+CACHE_DAMAGES = {"0 bytes": lambda path: path.write_bytes(b""),
+                 "garbage": lambda path: path.write_bytes(b"PK\x03\x04 not an npz"),
+                 "directory": lambda path: (path.unlink(), path.mkdir())}
+
+
+@pytest.mark.parametrize("cls", each("test_damaged_cache_entries_are_recomputed"))
+def test_damaged_cache_entries_are_recomputed(cls, tmp_path):
+    import warnings
+
+    from olearn import experiments
+
+    X, y = data(cls, n=20)
+    run = dict(n_permutations=2, cache=True, cache_dir=tmp_path, progress=False)
+    if not hasattr(make(cls).fit(X, y), "mistakes_"):    # not an online learner
+        with pytest.raises(ValueError, match="no mistakes_"):
+            experiments.run({"est": make(cls)}, X, y, **run)
+        return
+    first = experiments.run({"est": make(cls)}, X, y, **run)
+    entries = sorted(tmp_path.rglob("*.npz"))
+    assert first.n_computed == 2 and len(entries) == 2, "not cached with its defaults"
+    for damage, spoil in CACHE_DAMAGES.items():
+        spoil(entries[0])
+        with pytest.warns(UserWarning, match="experiment cache .* recomputed"):
+            again = experiments.run({"est": make(cls)}, X, y, **run)
+        assert (again.n_computed, again.n_cached) == (1, 1), damage
+        assert_array_equal(again.mistakes("est"), first.mistakes("est"))
+        assert entries[0].is_file() and entries[0].stat().st_size > 0, damage
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert experiments.run({"est": make(cls)}, X, y, **run).n_cached == 2
+
+
 # -- output paths (issue 26 items 7, 11, 16) ------------------------------------------
 # Every estimator, learned by the command line (``olearn train``) and saved
 # with --save-model: the model file is written whole or not at all (a stop
@@ -624,3 +661,120 @@ def test_output_paths_refused_before_learning(cls, tmp_path, capsys):
             assert code == 2 and err.startswith("olearn: error: ") and message in err
             assert text == ""    # nothing read, nothing learned
     assert path.read_bytes() == data_before
+
+
+# -- exact Winnow ties (issue 26, items 6 and 16) ------------------------------------
+#: the multiplicative learners: an initial weight ``theta0`` (or ``theta0_pos``
+#: and ``theta0_neg``) and a threshold ``theta``, discovered by those names
+EXACT_TIES = [c for c in ESTIMATORS if "theta" in params_of(c)
+              and any(name.startswith("theta0") for name in params_of(c))]
+
+
+def _tie_params(cls, theta0=3.0):
+    """Initial weights with a 0 score on every row: ``theta = theta0``
+    (``theta0_pos - theta0_neg = theta0 / 2`` with a negative model, exact),
+    MBW's margin 0."""
+    names = params_of(cls)
+    if "theta0" in names:
+        params = dict(theta0=theta0, theta=theta0)
+    else:
+        params = dict(theta0_pos=theta0, theta0_neg=theta0 / 2, theta=theta0 / 2)
+    if "margin" in names:
+        params["margin"] = 0.0
+    return params
+
+
+def test_exact_ties_case_covers_the_winnows():
+    assert {"PositiveWinnow", "BalancedWinnow",
+            "ModifiedBalancedWinnow"} <= {c.__name__ for c in EXACT_TIES}
+
+
+@pytest.mark.parametrize("theta0", [3.0, 0.1, 1e-300, 1e300])
+@pytest.mark.parametrize("cls", each("test_exact_winnow_ties", EXACT_TIES))
+def test_exact_winnow_ties(cls, theta0):
+    """The model starts from ``theta0`` exactly, so a row scored at the
+    threshold scores 0, predicts the negative class and is a mistake for a
+    positive label (a rounded ``exp(log theta0)`` predicted positive); the
+    voted learner (:class:`olearn.Averaged`) starts from the same tie."""
+    X = np.array([[1.0, 0.0, 1.0, 1.0, 0.0]])
+    for est in (make(cls, **_tie_params(cls, theta0)),
+                olearn.Averaged(make(cls, **_tie_params(cls, theta0)))):
+        assert est.partial_fit(X, [0], classes=[0, 1]).mistakes_.tolist() == [False]
+        fresh = make(cls, **_tie_params(cls, theta0)).partial_fit(X, [1], classes=[0, 1])
+        assert fresh.mistakes_.tolist() == [True] and fresh.margins_[0] == 0.0
+
+
+# ===============================================================================
+# Issue 26, item 16 (h26-second-order): extreme single features per diagonal rule
+# ===============================================================================
+#: every estimator with a choice of diagonal projection, in each reading and
+#: with a full covariance where it has one
+DIAGONAL_RULES = [c for c in ESTIMATORS if "diagonal" in params_of(c)]
+
+
+def _diagonal_layouts(cls):
+    params = params_of(cls)
+    out = [dict(covariance="diag", diagonal=d) for d in ("precision", "covariance")]
+    if "covariance" in params:
+        out.append(dict(covariance="full"))
+    return [pytest.param(cls, layout, id=f"{cls.__name__}-{'-'.join(layout.values())}")
+            for layout in out]
+
+
+DIAGONAL_CASES = [case for cls in DIAGONAL_RULES for case in _diagonal_layouts(cls)]
+
+
+def _variances(est):
+    Sigma = np.asarray(est.covariance_)
+    return np.diag(Sigma) if Sigma.ndim == 2 else Sigma
+
+
+def test_there_are_diagonal_rules():
+    """The tests below are not vacuous: the second-order learners are found."""
+    assert {"AROW", "CW", "SCW", "SOP", "NAROW"} <= {c.__name__ for c in DIAGONAL_RULES}
+
+
+@pytest.mark.parametrize("value", [1e8, -1.2e10, 3e12])
+@pytest.mark.parametrize("cls,layout", DIAGONAL_CASES)
+def test_extreme_single_feature_keeps_every_variance_positive(cls, layout, value):
+    """One row whose single nonzero value (an unscaled id or timestamp) carries
+    all of ``x' Sigma x``: every variance stays positive (the covariance
+    reading once cancelled it to 0 or to -2.2e-16), and every later row using
+    that feature keeps ``x' Sigma x > 0``, so it can still be learned; or the
+    learner refuses the row with a clear error, keeping its model."""
+    X, y = data(cls, n=30)
+    X[10] = 0.0
+    X[10, 0] = value
+    est = make(cls, **layout)
+    try:
+        est.fit(X, y)
+    except (ValueError, FloatingPointError) as error:
+        assert "row" in str(error) and "Scale" in str(error), error
+        return
+    Sigma = _variances(est)
+    assert np.isfinite(Sigma).all() and (Sigma > 0).all(), Sigma
+    full = np.asarray(est.covariance_)
+    for x in X[11:]:
+        chi = x @ full @ x if full.ndim == 2 else (full * x) @ x
+        assert chi > 0, (x, chi)
+
+
+@pytest.mark.parametrize("cls,layout", DIAGONAL_CASES)
+def test_extreme_single_feature_then_learns_as_the_precision_reading(cls, layout):
+    """After the extreme row the learner goes on learning from rows that use
+    the feature at a large scale: its mistakes are those of the paper's
+    (precision) projection, up to a few, not every later row."""
+    rng = np.random.default_rng(1)
+    X = np.column_stack([np.abs(rng.standard_normal(201)) * 1e8,
+                         np.abs(rng.standard_normal(201))])
+    X[0] = [-8335519708.024438, 0.5]
+    y = np.ones(201, dtype=int)
+    try:
+        est = make(cls, **layout).partial_fit(X, y, classes=[0, 1])
+        ref = make(cls, covariance="diag", diagonal="precision").partial_fit(
+            X, y, classes=[0, 1])
+    except (ValueError, FloatingPointError) as error:
+        assert "row" in str(error), error
+        return
+    assert (_variances(est) > 0).all()
+    assert est.n_mistakes_ <= ref.n_mistakes_ + 5, (est.n_mistakes_, ref.n_mistakes_)

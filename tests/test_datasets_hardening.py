@@ -8,6 +8,7 @@ import errno
 import gzip
 import hashlib
 import io
+import lzma
 import os
 import zipfile
 
@@ -153,3 +154,50 @@ def test_content_of_the_wrong_shape_names_the_files(monkeypatch, tmp_path):
         datasets.load("tiny-spambase", data_home=tmp_path, verify=False)
     message = str(error.value)
     assert str(path) in message and "expected 3" in message and "verify=True" in message
+
+
+# -- issue 26 item 4: a damaged file never loads as data (verify=False) --------
+def _wrapped(rel: str, content: bytes) -> bytes:
+    """``content`` in the container ``rel`` names: a valid gzip, xz or zip."""
+    if rel.endswith(".gz"):
+        return gzip.compress(content)
+    if rel.endswith(".xz"):
+        return lzma.compress(content)
+    if rel.endswith(".zip"):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("junk.txt", content)
+        return buffer.getvalue()
+    return content
+
+
+DAMAGES = {"0 bytes": None, "binary garbage": b"\x00\xff junk garbage\nmore garbage\n",
+           "text garbage": b"hello world\nfoo bar\n"}
+# every file a loader parses (the .names files are documentation, never read)
+PARSED_FILES = sorted({(entry.name, rel) for entry in _registry.REGISTRY.values()
+                       if entry.kind == "raw" for rel in entry.files
+                       if not rel.endswith(".names")})
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+@pytest.mark.parametrize("name, rel", PARSED_FILES)
+def test_a_damaged_file_of_any_format_raises_data_file_error(name, rel, damage, tmp_path,
+                                                             data_home, require_data):
+    """verify=False loaded a 0-byte german.numer.gz as 0 x 24, garbage inside a valid
+    house-votes-84.data.gz as 2 x 0 with the garbage as labels, and a 0-byte or
+    garbage .tar.xz raised a bare tarfile.ReadError; a 0-byte part of a split set
+    (w7a.t.gz, adult.test.gz) silently loaded the other part as 'all'."""
+    require_data(name)
+    entry = datasets.info(name)
+    for other in entry.files:
+        (tmp_path / other).parent.mkdir(parents=True, exist_ok=True)
+        if other != rel:
+            os.symlink(data_home / other, tmp_path / other)
+    content = DAMAGES[damage]
+    (tmp_path / rel).write_bytes(b"" if content is None else _wrapped(rel, content))
+    datasets.clear_verification_cache()
+    subset = "all" if "all" in entry.subsets else None
+    with pytest.raises(datasets.DataFileError) as error:
+        datasets.load(name, subset=subset, data_home=tmp_path, download=False, verify=False)
+    message = str(error.value)
+    assert str(tmp_path / rel) in message and "verify=True" in message

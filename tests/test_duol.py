@@ -119,3 +119,77 @@ def test_paper_tables_are_typed_consistently(name, n):
     rounding = 0.0005 / 100 * n + 0.005  # the paper prints 3 decimals of %
     assert abs(row["paper_SVs"] - row["paper_mistake_%"] / 100 * n) < rounding
     assert abs(row["paper_SVs_std"] - row["paper_mistake_std"] / 100 * n) < rounding
+
+
+# -- Theorem 3 refuted (issue 28 item 1) -------------------------------------------------
+#: the stream of issue 28: Gaussian kernel sigma = 1, seven examples at three points of a line
+SEVEN_X = np.array([3.0876, 0.6256, 1.8847, 1.8847, 3.0876, 3.0876, 1.8847])[:, None]
+SEVEN_Y = np.array([1, -1, -1, -1, 1, 1, -1])
+
+
+def test_exact_bracket_matches_cvxpy():
+    cp = pytest.importorskip("cvxpy")
+    from olearn.bounds.duol import exact_bracket
+    from olearn.kernel.kernels import kernel_matrix
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(12, 2))
+    y = np.where(rng.random(12) < 0.5, -1, 1)
+    K = kernel_matrix(X, X, kernel="rbf", sigma=1.0, degree=3, coef0=1.0)
+    beta = cp.Variable(12)
+    L = np.linalg.cholesky(K + 1e-10 * np.eye(12))
+    primal = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(L.T @ beta)
+                                    + 2.0 * cp.sum(cp.pos(1 - cp.multiply(y, K @ beta)))))
+    primal.solve()
+    lower, upper = exact_bracket(X, y, 2.0, sigma=1.0)
+    assert lower <= upper + 1e-12 and upper - lower < 1e-8
+    assert abs(upper - primal.value) < 1e-5
+
+
+def test_theorem3_is_refuted_with_the_analysis_count():
+    """Issue 28 item 1: with a zero score counted as a mistake (the paper's analysis) the
+    bound fails for the exact minimum P*; the strict count and the corrected bound hold."""
+    from olearn.bounds.duol import exact_bracket, theorem3_corrected
+
+    est = DUOL(C=5.0, rho=0.2, sigma=1.0)
+    updates = duol_updates(SEVEN_X, SEVEN_Y, est)
+    zero = theorem3(SEVEN_X, SEVEN_Y, est, updates=updates, exact=True)
+    lower, upper = exact_bracket(SEVEN_X, SEVEN_Y, 5.0, sigma=1.0)
+    assert abs(upper - 1.97244) < 1e-4 and upper - lower < 1e-8
+    assert zero.observed == 4 and zero.terms["M_d"] == 0
+    assert zero.terms["refuted"] and not zero.holds
+    strict = theorem3(SEVEN_X, SEVEN_Y, est, updates=updates, count="strict", exact=True)
+    assert strict.observed == 3 and strict.holds and not strict.terms["refuted"]
+    fixed = theorem3_corrected(SEVEN_X, SEVEN_Y, est, updates=updates, exact=True)
+    margins = updates["margin"].to_numpy()
+    charge = np.maximum(0.0, 2 * margins[margins > 0] - 1).sum()
+    assert np.isclose(fixed.terms["B"], charge) and fixed.holds
+    with pytest.raises(ValueError, match="count"):
+        theorem3(SEVEN_X, SEVEN_Y, est, updates=updates, count="loose", exact=True)
+
+
+def test_corrected_theorem3_needs_its_hypothesis():
+    from olearn.bounds.duol import theorem3_corrected
+
+    with pytest.raises(ValueError, match="C >= 1/"):
+        theorem3_corrected(SEVEN_X, SEVEN_Y, DUOL(C=1.0, rho=0.2, sigma=1.0))
+
+
+def test_search_finds_a_counterexample_and_no_strict_one():
+    from olearn.bounds.duol import search_theorem3
+
+    found = search_theorem3(n_streams=600, seed=3, stop_at_first=True)
+    assert found["refuted (y f <= 0)"].iloc[-1]
+    assert not found["refuted (y f < 0)"].any() and found["corrected holds"].all()
+
+
+def test_corrected_theorem3_charges_capped_double_updates(german):
+    """german.numer with C = 5 has double updates capped at gamma_b = C: the charge counts them."""
+    from olearn.bounds.duol import theorem3_corrected
+
+    X, y = german[0][:400], german[1][:400]
+    updates = duol_updates(X, y, DUOL())
+    check = theorem3_corrected(X, y, DUOL(), updates=updates)
+    capped = updates["double"] & (updates["dgamma_b"] < 1 / (1 - 0.2) - 1e-9)
+    assert check.terms["n capped double updates"] == int(capped.sum())
+    assert check.holds

@@ -1,6 +1,10 @@
 """The experiment runner: tasks, pairing, parallel backends, cache, summaries, plots."""
+import importlib
+import os
 import sys
 import types
+import warnings
+from pathlib import Path
 
 import joblib
 import matplotlib
@@ -8,7 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+import sklearn
 from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 import olearn
 from olearn import PA, Perceptron
@@ -279,6 +285,208 @@ def test_an_entry_copied_over_another_key_is_recomputed(tmp_path):
     same_results(perceptron, again)
     assert not again.table["n_mistakes"].equals(pa.table["n_mistakes"])
     assert quiet_run({"a": Perceptron()}, **cached).n_cached == P   # rewritten
+
+
+# -- the user's code, edited between runs (issue 26 item 3) -------------------
+def _write_module(folder, name, source):
+    """Write ``folder/name.py`` and (re)import it from source (no stale bytecode)."""
+    (folder / f"{name}.py").write_text(source)
+    importlib.invalidate_caches()
+    if name in sys.modules:
+        return importlib.reload(sys.modules[name])
+    return importlib.import_module(name)
+
+
+@pytest.fixture
+def user_modules(tmp_path, monkeypatch):
+    """A folder on sys.path for modules written by the test (forgotten afterwards)."""
+    folder = tmp_path / "user_code"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    before = set(sys.modules)
+    yield folder
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def test_a_kernel_reading_an_edited_module_is_recomputed(tmp_path, user_modules):
+    """``lambda A, B: mykernels.k(A, B)`` was keyed by the module's name only: after
+    editing mykernels.k, run() returned the old kernel's mistakes marked cached."""
+    cached = dict(cache=True, cache_dir=tmp_path / "cache")
+    _write_module(user_modules, "h26_kernels", "def k(A, B):\n    return A @ B.T\n")
+    caller = _write_module(user_modules, "h26_caller",
+                           "import h26_kernels\n"
+                           "kernel = lambda A, B: h26_kernels.k(A, B)\n")
+    learner = {"k": olearn.KernelPerceptron(kernel=caller.kernel)}
+    linear = quiet_run(learner, **cached)
+    assert quiet_run(learner, **cached).n_cached == P       # keyed stably
+    _write_module(user_modules, "h26_kernels",
+                  "def k(A, B):\n    return (A @ B.T + 1.0) ** 3\n")
+    cubic = quiet_run(learner, **cached)
+    assert cubic.n_cached == 0 and cubic.n_computed == P
+    same_results(cubic, quiet_run(learner))
+    assert not cubic.table["n_mistakes"].equals(linear.table["n_mistakes"])
+    # a helper the module's function calls is in the key too
+    helper = ("def power(G):\n    return G ** {p}\n"
+              "def k(A, B):\n    return power(A @ B.T + 1.0)\n")
+    _write_module(user_modules, "h26_kernels", helper.format(p=3))
+    assert quiet_run(learner, **cached).n_computed == P
+    _write_module(user_modules, "h26_kernels", helper.format(p=2))
+    assert quiet_run(learner, **cached).n_computed == P
+
+
+LEARNER_SOURCE = """
+import numpy as np
+from olearn import Perceptron
+
+
+class Shifted(Perceptron):
+    '''A user's Perceptron that learns on the rows shifted by a constant.'''
+
+    def fit(self, X, y):
+        return super().fit(np.asarray(X) + {shift}, y)
+"""
+
+
+class Delegating(ClassifierMixin, BaseEstimator):
+    """A user's meta-learner: fits a clone of ``learner`` and reports its record."""
+
+    def __init__(self, learner=None):
+        self.learner = learner
+
+    def fit(self, X, y):
+        fitted = clone(self.learner).fit(X, y)
+        self.mistakes_, self.n_updates_ = fitted.mistakes_, fitted.n_updates_
+        return self
+
+
+def test_a_nested_learner_of_an_edited_class_is_recomputed(tmp_path, user_modules):
+    """A nested learner of a user-defined class was keyed by its qualified name:
+    after editing the class, run() returned the old class's mistakes marked cached."""
+    cached = dict(cache=True, cache_dir=tmp_path / "cache")
+    module = _write_module(user_modules, "h26_learners", LEARNER_SOURCE.format(shift=1.0))
+    first = quiet_run({"s": Delegating(module.Shifted())}, **cached)
+    assert quiet_run({"s": Delegating(module.Shifted())}, **cached).n_cached == P
+    module = _write_module(user_modules, "h26_learners", LEARNER_SOURCE.format(shift=-3.0))
+    edited = quiet_run({"s": Delegating(module.Shifted())}, **cached)
+    assert edited.n_cached == 0 and edited.n_computed == P
+    same_results(edited, quiet_run({"s": Delegating(module.Shifted())}))
+    assert not edited.table["n_mistakes"].equals(first.table["n_mistakes"])
+    # the top-level learner of an edited class too
+    module = _write_module(user_modules, "h26_learners", LEARNER_SOURCE.format(shift=2.0))
+    assert quiet_run({"s": module.Shifted()}, **cached).n_computed == P
+    assert quiet_run({"s": module.Shifted()}, **cached).n_cached == P
+    module = _write_module(user_modules, "h26_learners", LEARNER_SOURCE.format(shift=5.0))
+    assert quiet_run({"s": module.Shifted()}, **cached).n_computed == P
+
+
+def test_library_code_is_keyed_by_name_and_version():
+    """olearn's, numpy's and scikit-learn's code is keyed by name (with olearn's
+    source digest or the library's version), not walked."""
+    from olearn.experiments import keys
+
+    assert keys.callable_key(np.exp) == {"builtin": "numpy.exp"}
+    assert keys.callable_key(np.dot) == {"function": "numpy.dot", "version": np.__version__}
+    assert keys.class_key(BaseEstimator) == {
+        "class": "sklearn.base.BaseEstimator", "version": sklearn.__version__}
+    assert keys.class_key(PA)["source"] == ex.source_digest(PA)
+    assert keys.module_key(np) == {"module": "numpy", "version": np.__version__}
+    with pytest.raises(ex.runner.UncacheableError, match="module"):
+        keys.module_key(types.ModuleType("made_at_run_time"))
+
+
+def test_a_notebook_function_is_keyed_by_its_code(monkeypatch):
+    """A notebook's cells run in ``__main__``, whose launcher (ipykernel_launcher)
+    lives in site-packages: its functions are still the user's code."""
+    from olearn.experiments import keys
+
+    launcher = types.ModuleType("__main__")
+    launcher.__file__ = str(Path(np.__file__).parent.parent / "ipykernel_launcher.py")
+    monkeypatch.setitem(sys.modules, "__main__", launcher)
+    made = []
+    for body in ("A @ B.T", "(A @ B.T) ** 2"):
+        namespace = {"__name__": "__main__"}
+        exec(f"def k(A, B):\n    return {body}\n", namespace)
+        made.append(keys.callable_key(namespace["k"]))
+    assert made[0] != made[1] and "code" in made[0]
+
+
+# -- cache corruption (issue 26 items 8 and 12) ---------------------------------
+def _entries(root):
+    return sorted(root.rglob("*.npz"))
+
+
+@pytest.mark.parametrize("damage", ["0 bytes", "directory"])
+def test_an_empty_or_directory_entry_is_recomputed_with_a_warning(tmp_path, damage):
+    """A 0-byte entry (a crash or a full disk) made every later run() fail with a
+    bare EOFError; a directory at an entry's path crashed in os.replace."""
+    cached = dict(cache=True, cache_dir=tmp_path)
+    first = quiet_run(**cached)
+    entries = _entries(tmp_path)
+    assert len(entries) == 2 * P
+    for path in entries[:2]:
+        path.unlink()
+        if damage == "0 bytes":
+            path.write_bytes(b"")
+        else:
+            path.mkdir()
+    what = "0 bytes" if damage == "0 bytes" else "a directory"
+    with pytest.warns(UserWarning, match=f"2 entries of the experiment cache .*{what}"):
+        again = quiet_run(**cached)
+    assert (again.n_computed, again.n_cached) == (2, 2 * P - 2)
+    same_results(first, again)
+    assert all(path.is_file() and path.stat().st_size > 0 for path in entries)  # rewritten
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert quiet_run(**cached).n_cached == 2 * P
+
+
+def test_a_directory_that_cannot_be_replaced_is_kept_with_a_warning(tmp_path):
+    cached = dict(cache=True, cache_dir=tmp_path)
+    quiet_run(**cached)
+    path = _entries(tmp_path)[0]
+    path.unlink()
+    path.mkdir()
+    (path / "a user's file").write_text("kept")
+    with pytest.warns(UserWarning, match="could not be stored .*a rerun computes"):
+        again = quiet_run(**cached)
+    assert again.n_computed == 1 and (path / "a user's file").read_text() == "kept"
+
+
+def test_entries_are_flushed_to_disk_before_the_rename(tmp_path, monkeypatch):
+    """TaskCache.save renamed without fsync: a crash could leave a 0-byte entry."""
+    calls = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace",
+                        lambda a, b: (calls.append("replace"), real_replace(a, b))[1])
+    ex.runner.TaskCache(tmp_path).save("ab" * 32, {"n_rounds": 1}, np.zeros(1, np.uint8))
+    assert calls[:2] == ["fsync", "replace"]
+
+
+def _unusable_folder(tmp_path, kind):
+    if kind == "under a regular file":
+        (tmp_path / "a file").write_text("")
+        return tmp_path / "a file" / "cache"
+    return Path("/proc/olearn-no-such-folder/cache")   # not creatable, even by root
+
+
+@pytest.mark.parametrize("kind", ["under a regular file", "uncreatable"])
+def test_an_unusable_cache_folder_is_refused_before_computing(tmp_path, monkeypatch, kind):
+    """Computed the first task, then died with a bare NotADirectoryError or
+    FileNotFoundError (the computed work lost)."""
+    computed = []
+    real_task = ex.runner._run_task
+    monkeypatch.setattr(ex.runner, "_run_task",
+                        lambda *args: (computed.append(args[0]), real_task(*args))[1])
+    folder = _unusable_folder(tmp_path, kind)
+    with pytest.raises(OSError) as error:
+        quiet_run(cache=True, cache_dir=folder)
+    message = str(error.value)
+    assert "cache" in message and "cache=False" in message and str(folder) in message
+    assert computed == []
+    assert quiet_run(cache=False).n_computed == 2 * P    # the fix the message names
 
 
 # -- summaries ----------------------------------------------------------------

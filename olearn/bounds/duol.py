@@ -187,22 +187,188 @@ def svm_bracket(X, y, C, kernel="rbf", sigma=8.0, degree=3, coef0=1.0):
     return lower, upper
 
 
-def theorem3(X, y, duol=None, updates=None):
-    """Theorem 3 on ``(X, y)`` in order (see the module docstring); a BoundCheck."""
+def exact_bracket(X, y, C, kernel="rbf", sigma=8.0, degree=3, coef0=1.0, tol=1e-10,
+                  max_sweeps=20_000):
+    """Bracket ``P* = min_f ||f||^2/2 + C sum l(y f(x))`` (f without bias) to ``tol``.
+
+    Exact coordinate ascent on the bias-free dual ``max_{0 <= alpha <= C} sum alpha -
+    ||sum alpha_i y_i k(x_i, .)||^2 / 2`` (each coordinate maximised in closed form,
+    ``alpha_i <- clip(alpha_i + (1 - y_i f(x_i)) / k(x_i, x_i), 0, C)``), stopped when the
+    primal value of ``f_alpha`` and the dual value of ``alpha`` differ by at most ``tol``
+    (relative) or after ``max_sweeps`` sweeps (a wider bracket): both are certified, the dual value by weak duality a lower bound of ``P*``
+    and the primal value, of a function of the space, an upper bound. Returns
+    ``(lower, upper)``. For small streams (``O(n^2)`` memory; a sweep costs ``O(n^2)``).
+    """
+    K = kernel_matrix(X, X, kernel=kernel, sigma=sigma, degree=degree, coef0=coef0)
+    y = np.asarray(y)
+    ypm = np.where(y == np.unique(y)[-1], 1.0, -1.0)
+    Q = K * np.outer(ypm, ypm)
+    alpha = np.zeros(len(ypm))
+    grad = np.ones(len(ypm))                     # 1 - y_i f(x_i)
+    lower = upper = 0.0
+    for _ in range(max_sweeps):
+        for i in range(len(ypm)):
+            if Q[i, i] <= 0.0:
+                continue
+            new = min(C, max(0.0, alpha[i] + grad[i] / Q[i, i]))
+            if new != alpha[i]:
+                grad -= (new - alpha[i]) * Q[:, i]
+                alpha[i] = new
+        margins = 1.0 - grad
+        norm2 = float(alpha @ (1.0 - grad)) if alpha.any() else 0.0
+        lower = float(alpha.sum() - 0.5 * norm2)
+        upper = float(0.5 * norm2 + C * np.maximum(0.0, 1.0 - margins).sum())
+        if upper - lower <= tol * max(1.0, abs(upper)):
+            break
+    # after max_sweeps the bracket is wider than tol but still certified (both sides are)
+    return lower, upper
+
+
+#: the counting rules of a mistake: ``"zero"`` counts ``y f(x) <= 0`` (the paper's analysis,
+#: where a zero score is a mistake), ``"strict"`` only ``y f(x) < 0``
+COUNTS = ("zero", "strict")
+
+
+def _mistakes(updates, count):
+    if count not in COUNTS:
+        raise ValueError(f"count={count!r}: use one of {COUNTS}")
+    return updates["margin"] <= 0.0 if count == "zero" else updates["margin"] < 0.0
+
+
+def _bracket(X, y, est, updates, exact):
+    C = float(est.C)
+    if exact:
+        lower, upper = exact_bracket(X, y, C, est.kernel, est.sigma, est.degree, est.coef0)
+    else:
+        lower, upper = svm_bracket(X, y, C, est.kernel, est.sigma, est.degree, est.coef0)
+    return lower, upper, max(lower, updates.attrs["final_dual"])
+
+
+def theorem3(X, y, duol=None, updates=None, count="zero", exact=False):
+    """Theorem 3 on ``(X, y)`` in order (see the module docstring); a BoundCheck.
+
+    ``count`` the rule of a mistake (:data:`COUNTS`; the paper's analysis: ``"zero"``);
+    ``exact`` brackets ``P*`` by :func:`exact_bracket` (small streams) instead of SVC.
+    ``holds`` uses the largest lower bound of ``P*``; the term ``refuted`` is true when the
+    bound fails even with the upper bound of ``P*``: then it fails for the true minimum,
+    and the run is a counterexample to the theorem.
+    """
     est = duol if duol is not None else DUOL()
     if updates is None:
         updates = duol_updates(X, y, est)
-    C, rho = float(est.C), float(est.rho)
-    lower, upper = svm_bracket(X, y, C, est.kernel, est.sigma, est.degree, est.coef0)
-    final_dual = updates.attrs["final_dual"]
-    best_lower = max(lower, final_dual)
-    M = int(updates["mistake"].sum())  # the theorem counts y f(x) <= 0
-    Md = int((updates["mistake"] & updates["double"]).sum())
+    rho = float(est.rho)
+    lower, upper, best_lower = _bracket(X, y, est, updates, exact)
+    mistake = _mistakes(updates, count)
+    M = int(mistake.sum())
+    Md = int((mistake & updates["double"]).sum())
     factor = (1 + rho) / (1 - rho)
+    with_upper = 2 * upper - factor * Md
+    refuted = bool(M > with_upper + ROUNDOFF * max(1.0, abs(with_upper)))
     return make_check("DUOL mistakes (Zhao, Hoi, Jin 2009, Thm 3)", M,
                       2 * best_lower - factor * Md, M_d=Md,
-                      P_lower_svc=lower, P_lower_duol_dual=final_dual,
-                      P_upper_svc=upper, bound_with_upper=2 * upper - factor * Md)
+                      P_lower_svc=lower, P_lower_duol_dual=updates.attrs["final_dual"],
+                      P_upper_svc=upper, bound_with_upper=with_upper, refuted=refuted,
+                      count=count)
+
+
+def margin_error_charge(updates, rho):
+    """The charge ``B`` of the corrected Theorem 3 (:func:`theorem3_corrected`), by part.
+
+    With ``g = 1/(1-rho)`` and ``m_t = y_t f(x_t)`` before the update:
+
+    * a single update on a margin error (``0 < m_t < 1``) gains ``l_t - s_t/2 >= 1/2 - m_t``,
+      so it is charged ``(2 m_t - 1)^+``;
+    * a double update whose step is capped by ``C`` (``dgamma_b < g``) gains at least
+      ``g l_t - g^2/2``: charged ``g^2`` on a mistake, ``(g^2 - 2 g l_t)^+`` on a margin error;
+    * every other update is charged nothing (a single update on a mistake gains at least 1/2,
+      a full double update at least ``g l_t``).
+    """
+    g = 1.0 / (1.0 - rho)
+    m = updates["margin"].to_numpy()
+    double = updates["double"].to_numpy()
+    mistake = m <= 0.0
+    capped = double & (updates.get("dgamma_b", pd.Series(np.nan, index=updates.index))
+                       .to_numpy() < g * (1 - 1e-12))
+    loss = 1.0 - m
+    single_me = np.where(~double & ~mistake, np.maximum(0.0, 2 * m - 1), 0.0)
+    capped_mistake = np.where(capped & mistake, g * g, 0.0)
+    capped_me = np.where(capped & ~mistake, np.maximum(0.0, g * g - 2 * g * loss), 0.0)
+    return {"single margin errors": float(single_me.sum()),
+            "capped double mistakes": float(capped_mistake.sum()),
+            "capped double margin errors": float(capped_me.sum()),
+            "n single margin errors charged": int((single_me > 0).sum()),
+            "n capped double updates": int(capped.sum())}
+
+
+def theorem3_corrected(X, y, duol=None, updates=None, exact=False):
+    """The corrected Theorem 3 (the book's; ``book/duol/theory``), a BoundCheck:
+
+    ``M <= 2 P* - (1+rho)/(1-rho) M_d + B``, ``M`` the mistakes ``y f(x) <= 0``, ``M_d``
+    those with a double update and ``B`` the charge of :func:`margin_error_charge`, under
+    ``k(x, x) <= 1`` and ``C >= 1/(1-rho)``. Without margin-error updates and with ``C``
+    large enough for every double step (the paper's hypothesis), ``B = 0``: the paper's bound.
+    """
+    est = duol if duol is not None else DUOL()
+    C, rho = float(est.C), float(est.rho)
+    if C < 1.0 / (1.0 - rho):
+        raise ValueError(f"the corrected Theorem 3 needs C >= 1/(1-rho) = {1 / (1 - rho):.4g} "
+                         f"(got C={C}); raise C")
+    if updates is None:
+        updates = duol_updates(X, y, est)
+    if (updates["s_a"] > 1 + 1e-12).any():
+        raise ValueError("the corrected Theorem 3 needs k(x, x) <= 1 on every example "
+                         "(the Gaussian kernel has it); rescale the kernel")
+    lower, upper, best_lower = _bracket(X, y, est, updates, exact)
+    mistake = updates["margin"] <= 0.0
+    M = int(mistake.sum())
+    Md = int((mistake & updates["double"]).sum())
+    charge = margin_error_charge(updates, rho)
+    B = (charge["single margin errors"] + charge["capped double mistakes"]
+         + charge["capped double margin errors"])
+    factor = (1 + rho) / (1 - rho)
+    return make_check("DUOL mistakes, Thm 3 with the margin-error charge (ours)", M,
+                      2 * best_lower - factor * Md + B, M_d=Md, B=B, **charge,
+                      P_lower=best_lower, P_upper=upper,
+                      paper_bound=2 * best_lower - factor * Md)
+
+
+def search_theorem3(n_streams=500, n_points=7, n_positions=3, seed=3, rho=0.2, C=5.0,
+                    sigma=1.0, gaps=(1.1, 1.4), stop_at_first=False):
+    """Random small streams on a line, each checked against Theorem 3 under both counts.
+
+    Stream ``i`` (generator ``default_rng([seed, i])``): ``n_positions`` points on a line,
+    the first at 0 and each next one a distance drawn uniformly in ``gaps`` further (in
+    units of ``sigma``), each with a random label +-1; ``n_points`` examples, each at one of
+    the points drawn at random (streams with one label only are skipped); DUOL with a
+    Gaussian kernel. ``stop_at_first`` stops at the first stream that refutes the theorem. ``P*`` is bracketed exactly (:func:`exact_bracket`).
+    One row per stream: the mistakes under each count, ``M_d``, the bracket, whether
+    Theorem 3 is refuted (fails for the upper bound of ``P*``) under each count, and whether
+    the corrected theorem holds (:func:`theorem3_corrected`).
+    """
+    rows = []
+    est = DUOL(C=C, rho=rho, sigma=sigma)
+    for i in range(n_streams):
+        rng = np.random.default_rng([seed, i])
+        where = sigma * np.concatenate([[0.0], np.cumsum(rng.uniform(*gaps, n_positions - 1))])
+        label = rng.choice([-1, 1], n_positions)
+        idx = rng.integers(0, n_positions, n_points)
+        X, y = where[idx][:, None], label[idx]
+        if np.unique(y).size < 2:
+            continue
+        updates = duol_updates(X, y, est)
+        zero = theorem3(X, y, est, updates=updates, exact=True)
+        strict = theorem3(X, y, est, updates=updates, count="strict", exact=True)
+        fixed = theorem3_corrected(X, y, est, updates=updates, exact=True)
+        rows.append({"stream": i, "x": X[:, 0].round(4).tolist(), "y": y.tolist(),
+                     "M (y f <= 0)": zero.observed, "M (y f < 0)": strict.observed,
+                     "M_d": zero.terms["M_d"], "P* lower": zero.terms["P_lower_svc"],
+                     "P* upper": zero.terms["P_upper_svc"],
+                     "refuted (y f <= 0)": zero.terms["refuted"],
+                     "refuted (y f < 0)": strict.terms["refuted"],
+                     "corrected bound": fixed.bound, "corrected holds": fixed.holds})
+        if stop_at_first and zero.terms["refuted"]:
+            break
+    return pd.DataFrame(rows)
 
 
 def proposition1(X, y, learner=None):

@@ -16,9 +16,11 @@ Checksums
     decompressed; ``.zip`` and plain files byte for byte) the first time it is used in a
     process (cached by path, size and modification time). A mismatch raises
     :class:`ChecksumError`; ``verify=False`` skips the check.  A file that cannot be
-    decompressed (truncated gzip, not gzip at all) or parsed (garbage inside a
-    valid gzip, a truncated zip) raises :class:`DataFileError` naming the file
-    and the fix (with ``verify=False``: check it with ``verify=True``).  Parsed files are cached per process by their
+    decompressed (truncated gzip, not gzip or tar at all) or parsed (garbage inside a
+    valid gzip, xz or zip, a truncated zip), or that holds no record (a 0-byte ``.gz``
+    decompresses to nothing), raises :class:`DataFileError` naming the file
+    and the fix (with ``verify=False``: check it with ``verify=True``); so does
+    a load that parses to no row, no feature column or not one label per row.  Parsed files are cached per process by their
     content identity (path, size, inode, modification and change times), so a
     repaired file is parsed again.
 
@@ -135,6 +137,7 @@ def load(
     paths = fetch(name, data_home=data_home, download=download, verify=verify, base_url=base_url)
     try:
         loaded = entry.loader(paths, subset, features)
+        _check_loaded(loaded)
     except PARSE_ERRORS as exc:
         # content that parsed into the wrong shape (the readers name their file)
         files = ", ".join(str(path) for path in paths.values())
@@ -157,6 +160,15 @@ def load(
     )
     return Dataset(X, np.asarray(loaded.y), description, name, subset, loaded.feature_names,
                    loaded.source_class)
+
+
+def _check_loaded(loaded) -> None:
+    """Every registered data set has rows, feature columns and one label per row:
+    anything else is the parse of a damaged or foreign file (ValueError)."""
+    n, d = loaded.X.shape
+    if n == 0 or d == 0 or len(loaded.y) != n:
+        raise ValueError(f"the files parsed to {n} rows x {d} feature columns with "
+                         f"{len(loaded.y)} labels")
 
 
 def four_phase_names() -> list[str]:

@@ -21,6 +21,7 @@ import gzip
 import hashlib
 import lzma
 import os
+import tarfile
 import tempfile
 import urllib.error
 import urllib.request
@@ -53,8 +54,9 @@ class DataFileError(OSError):
 
 
 #: what reading a damaged compressed file raises (truncated gzip: EOFError;
-#: not gzip: gzip.BadGzipFile, an OSError; xz/bz2/zlib errors)
-READ_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error)
+#: not gzip: gzip.BadGzipFile, an OSError; xz/bz2/zlib errors; a tar stream
+#: that is empty, truncated or not tar: tarfile.ReadError)
+READ_ERRORS = (EOFError, OSError, lzma.LZMAError, zlib.error, tarfile.TarError)
 #: what parsing a damaged or foreign content raises (pandas' ParserError and
 #: UnicodeDecodeError are ValueErrors; a truncated zip: BadZipFile; a missing
 #: archive member or column: KeyError, IndexError)
@@ -102,9 +104,26 @@ def content_key(path: str | os.PathLike) -> tuple:
             _verified.get((resolved, stat.st_size, stat.st_mtime_ns)))
 
 
+class EmptyContentError(ValueError):
+    """A data file that decompressed and parsed but holds no record (a 0-byte
+    ``.gz`` decompresses to nothing; a zip without the expected members)."""
+
+
+def n_records(parsed) -> int:
+    """Records in what a reader returned: rows of a table, or of the first item
+    (matrix or texts) of a tuple."""
+    first = parsed[0] if isinstance(parsed, tuple) else parsed
+    shape = getattr(first, "shape", None)
+    return int(shape[0]) if shape is not None else len(first)
+
+
 def cached_by_content(reader):
     """Cache ``reader(path, *args)`` by :func:`content_key` of ``path`` (one entry
-    per path: a changed file replaces its old parse)."""
+    per path: a changed file replaces its old parse).
+
+    A file that cannot be read or parsed, or that parses to no record at all
+    (every registered file holds records), raises :class:`DataFileError`
+    naming it (:func:`damaged_file_error`)."""
     entries: dict = {}
 
     @functools.wraps(reader)
@@ -114,6 +133,8 @@ def cached_by_content(reader):
         if found is None:
             try:
                 found = reader(path, *args)
+                if n_records(found) == 0:
+                    raise EmptyContentError("it holds no record")
             except READ_ERRORS + PARSE_ERRORS as exc:
                 if isinstance(exc, (FileNotFoundError, PermissionError)):
                     raise

@@ -217,8 +217,16 @@ def _read_csv(path: str):
 VOTE_CODES = {"y": 1.0, "n": -1.0, MISSING: 0.0}
 
 
+PARTIES = ("democrat", "republican")
+
+
 def _house_votes(paths):
     frame = _read_csv(str(_pick(paths, "house-votes-84.data.gz")))
+    if frame.shape[1] != 17:
+        raise ValueError(f"expected 17 columns (party and 16 votes), got {frame.shape[1]}")
+    unknown = sorted(set(frame.iloc[:, 0]) - set(PARTIES))
+    if unknown:
+        raise ValueError(f"expected parties {PARTIES}, got {unknown[:3]}")
     votes = frame.iloc[:, 1:].to_numpy()
     X = np.vectorize(VOTE_CODES.__getitem__, otypes=[np.float64])(votes)
     names = np.array([f"vote{j}" for j in range(1, 17)])

@@ -379,3 +379,37 @@ def one_separator_norm(name, trial=0, C=100.0):
     u = svm_competitor(X, y, C=C)
     margin = float(np.min(y * (X @ u)))
     return float(np.linalg.norm(u) / margin) if margin > 0 else float("nan")
+
+
+#: each regularized learner and its unregularized counterpart with the same update condition
+UNREGULARIZED = {**{name: "PA (mistake)" for name in er.REGULARIZED},
+                 **{name + er.EVERY_ROUND: "PA" for name in er.REGULARIZED}}
+
+
+def active_trials(runs):
+    """How often the tuned regularization changes anything (issue 28 item 8), per stream and
+    regularized learner: ``inactive`` the trials whose test mistakes are exactly those of the
+    unregularized counterpart (:data:`UNREGULARIZED`; same ``mistakes_digest``: the tuned
+    constraint or penalty never changed a prediction), and the paired difference of test error
+    in points (mean and 95% half-width) against the counterpart and against PA, on the
+    ``active`` trials only and on all trials."""
+    error = runs.pivot_table(index=["stream", "trial"], columns="learner", values="test_error")
+    digest = runs.pivot_table(index=["stream", "trial"], columns="learner",
+                              values="mistakes_digest", aggfunc="first")
+    rows = []
+    for stream in er.STREAMS:
+        key = er.FILE_KEYS[stream]
+        e, d = error.loc[key], digest.loc[key]
+        for learner, reference in UNREGULARIZED.items():
+            active = (d[learner] != d[reference]).to_numpy()
+            row = {"stream": er.SHORT_NAMES[stream], "learner": learner, "reference": reference,
+                   "trials": len(active), "inactive": int((~active).sum()),
+                   "active": int(active.sum())}
+            for label, other in (("vs reference", reference), ("vs PA", "PA")):
+                diff = 100 * (e[learner] - e[other]).to_numpy()
+                for part, mask in (("active", active), ("all", np.ones_like(active))):
+                    m, h = t_interval(diff[mask]) if mask.sum() > 1 else (np.nan, np.nan)
+                    row[f"{label}, {part}"] = m
+                    row[f"{label}, {part} ±"] = h
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -31,46 +31,44 @@ workers instead of sending them with every task).  With
 ``OLEARN_DASK_SCHEDULER=tcp://host:8786`` in the environment, importing this
 module does that for every experiment (:mod:`olearn.experiments.cluster`).
 
-Cache: each finished task is stored as a small ``.npz`` (its record and its
-mistakes as packed bits) under a content key -- the learner's class, its
-``get_params()``, a hash of the source of the olearn modules its code reaches,
-a hash of the data (values, not name), the permutation seed, the stream length
-and ``olearn.__version__`` -- so a rerun computes only what changed (a new
+Cache (:mod:`olearn.experiments.cache`): each finished task is stored as a
+small ``.npz`` (its record and its mistakes as packed bits) under a content key
+(:mod:`olearn.experiments.keys`) -- the learner's class, its ``get_params()``,
+a hash of the source of the olearn modules its code reaches, a hash of the data
+(values, not name), the permutation seed, the stream length and
+``olearn.__version__`` -- so a rerun computes only what changed (a new
 learner, a new parameter, more permutations, an edited learner).  Cached rows
 keep the ``seconds`` measured when they were computed.  A learner that
 shuffles without an integer ``random_state`` (also nested, e.g.
 ``learner__shuffle``) is not a function of its key: its tasks are neither
 read from nor written to the cache, with a warning (:func:`deterministic`).
 
-A callable parameter (a kernel function, a lambda) is keyed by what it
-computes, not by its name: the bytecode, constants and names of its code
-(nested functions recursively), its defaults, the values its closure holds
-and the globals it reads (:func:`callable_key`).  What cannot be keyed
-reliably (a callable object with hidden state, a bound method, an empty
-closure cell, a value with no stable description) is run uncached, with a
-one-line warning that says why.  On reading, an entry must carry the very
-description its key hashes; one that does not (a file copied over another
-key's) is ignored and recomputed.
+The user's code is keyed by what it computes, not by its name: a callable
+parameter (a kernel function, a lambda) by the bytecode, constants and names of
+its code (nested functions recursively), its defaults, the values its closure
+holds and the globals it reads -- a module among them by the attributes the
+code names (``mykernels.k``), so editing and reloading ``mykernels`` changes
+the key (:func:`callable_key`); a learner of the user's own class, also nested
+(``Averaged(MyLearner())``), by its bases and everything its class body
+defines (:func:`class_key`).  What cannot be keyed reliably (a callable object
+with hidden state, a bound method, an empty closure cell, a value with no
+stable description) is run uncached, with a one-line warning that says why.
+On reading, an entry must carry the very description its key hashes; one that
+does not (a file copied over another key's), or that is empty, damaged or a
+directory (what a crash leaves), is recomputed and rewritten, with one warning
+per run.  Entries are written to a temporary file, flushed to disk and renamed.
+A cache folder that cannot be created or written raises
+:class:`CacheFolderError` (naming ``cache=False``) before any task is computed.
 """
-import builtins
 import datetime
-import functools
-import hashlib
 import importlib.util
-import inspect
 import json
-import numbers
 import os
 import platform
 import subprocess
-import sys
 import time
-import types
-import uuid
 import warnings
-import zipfile
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +77,11 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-CACHE_FORMAT = 1
+from .cache import CacheFolderError, TaskCache, default_cache_dir  # noqa: F401
+from .keys import (CACHE_FORMAT, UncacheableError, _jsonable, callable_key,  # noqa: F401
+                   class_key, data_fingerprint, deterministic, module_key,
+                   source_digest, task_key)
+
 TABLE_COLUMNS = ["learner", "dataset", "permutation", "n_rounds", "n_mistakes",
                  "mistake_rate", "n_updates", "n_support", "seconds", "cached"]
 _TRUE = {"1", "true", "yes", "on"}
@@ -260,6 +262,11 @@ def _run_task(index, estimator, X, y, seed, n_rounds):
     start = time.perf_counter()
     learner.fit(X, y)
     seconds = time.perf_counter() - start
+    if not hasattr(learner, "mistakes_"):
+        raise ValueError(
+            f"{type(learner).__name__} has no mistakes_ after fit: run() compares "
+            f"online learners by their per-round mistakes; wrap it in one or use "
+            f"a learner that records them.")
     mistakes = np.asarray(learner.mistakes_, dtype=bool)
     n_updates = getattr(learner, "n_updates_", None)
     record = {
@@ -271,280 +278,6 @@ def _run_task(index, estimator, X, y, seed, n_rounds):
         "seconds": seconds,
     }
     return index, record, np.packbits(mistakes)
-
-
-# -- keys and the cache -------------------------------------------------------
-def default_cache_dir():
-    """``$OLEARN_CACHE_DIR``, else ``$XDG_CACHE_HOME/olearn/experiments``
-    (``~/.cache/olearn/experiments``)."""
-    if os.environ.get("OLEARN_CACHE_DIR"):
-        return Path(os.environ["OLEARN_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "olearn" / "experiments"
-
-
-def data_fingerprint(X, y):
-    """sha256 of the values of ``(X, y)`` (layout, shape, dtype and bytes)."""
-    digest = hashlib.sha256()
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        parts = [X.data, X.indices, X.indptr]
-        digest.update(f"csr{X.shape}".encode())
-    else:
-        parts = [np.asarray(X)]
-    y = np.asarray(y)
-    if y.dtype == object:
-        y = np.array([repr(v) for v in y])
-    for part in parts + [y]:
-        part = np.ascontiguousarray(part)
-        digest.update(f"{part.dtype.str}{part.shape}".encode())
-        digest.update(part.data if part.size else b"")
-    return digest.hexdigest()
-
-
-class UncacheableError(ValueError):
-    """A parameter value that no cache key can describe reliably."""
-
-
-def _jsonable(value, key=False):
-    """A stable, JSON-serialisable description of a parameter value.
-
-    ``key=True`` (cache keys): callables are described by what they compute
-    (:func:`callable_key`) and a value with no stable description raises
-    :class:`UncacheableError`; otherwise (provenance) they are named.
-    """
-    if hasattr(value, "get_params") and not isinstance(value, type):
-        return {"class": _qualname(type(value)),
-                "params": _jsonable(value.get_params(deep=False), key)}
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v, key)
-                for k, v in sorted(value.items(), key=str)}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v, key) for v in value]
-    if isinstance(value, np.random.RandomState):
-        return {"RandomState": _jsonable(value.get_state(legacy=False))}
-    if isinstance(value, np.random.Generator):
-        return {"Generator": _jsonable(value.bit_generator.state)}
-    if isinstance(value, np.ndarray):
-        return {"array": hashlib.sha256(
-            f"{value.dtype.str}{value.shape}".encode()
-            + np.ascontiguousarray(value).tobytes()).hexdigest()}
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if key and (callable(value) or isinstance(value, types.ModuleType)):
-        return callable_key(value)
-    if callable(value) and hasattr(value, "__qualname__"):
-        return {"callable": f"{getattr(value, '__module__', '')}.{value.__qualname__}"}
-    if key:
-        raise UncacheableError(
-            f"{type(value).__name__} value {_short(value)} has no stable "
-            f"description")
-    return {"repr": repr(value)}
-
-
-def _short(value, width=60):
-    text = repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def _code_key(code):
-    """What a code object computes: bytecode, constants (nested code objects
-    recursively), the names it uses; not its file or line numbers."""
-    return {"code": hashlib.sha256(code.co_code).hexdigest(),
-            "consts": [_const_key(c) for c in code.co_consts],
-            "names": list(code.co_names),
-            "varnames": list(code.co_varnames),
-            "freevars": list(code.co_freevars),
-            "argcount": [code.co_argcount, code.co_kwonlyargcount,
-                         code.co_posonlyargcount, code.co_flags]}
-
-
-def _const_key(const):
-    """A literal of compiled code (frozensets in a stable order)."""
-    if isinstance(const, types.CodeType):
-        return _code_key(const)
-    if isinstance(const, tuple):
-        return [_const_key(c) for c in const]
-    if isinstance(const, frozenset):
-        return {"frozenset": sorted(json.dumps(_const_key(c)) for c in const)}
-    return f"{type(const).__name__}:{const!r}"
-
-
-def _global_names(code):
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _global_names(const)
-    return names
-
-
-_KEYING = []   # functions being keyed (a recursive function refers to itself)
-
-
-def callable_key(fn):
-    """A JSON description of what ``fn`` computes, for cache keys.
-
-    Python functions (lambdas, nested functions): :func:`_code_key` of the
-    code, the defaults, the closure's values and the values of the globals
-    the code reads, each described the same way (recursively).  Functions
-    compiled by numba are keyed by their Python function.  Builtins, numpy
-    ufuncs, classes and modules are keyed by their qualified name (library
-    code; the key also holds olearn's version).  ``functools.partial``: its
-    function, arguments and keywords.  Raises :class:`UncacheableError`
-    (saying why) for anything else: a callable object or bound method, whose
-    state the key cannot see, or a closure cell not yet filled.
-    """
-    fn = getattr(fn, "py_func", fn)              # numba dispatchers
-    if isinstance(fn, types.ModuleType):
-        return {"module": fn.__name__}
-    if isinstance(fn, functools.partial):
-        return {"partial": callable_key(fn.func),
-                "args": _jsonable(list(fn.args), key=True),
-                "keywords": _jsonable(dict(fn.keywords), key=True)}
-    if isinstance(fn, (types.BuiltinFunctionType, np.ufunc, type)):
-        module = getattr(fn, "__module__", None) or type(fn).__module__
-        return {"builtin": f"{module}.{getattr(fn, '__qualname__', fn.__name__)}"}
-    if not isinstance(fn, types.FunctionType):
-        raise UncacheableError(
-            f"{_short(fn)} is a {type(fn).__name__}, whose state the cache key "
-            f"cannot see (pass a plain function)")
-    name = f"{fn.__module__}.{fn.__qualname__}"
-    if any(fn is other for other in _KEYING):
-        return {"recursive": name}
-    _KEYING.append(fn)
-    try:
-        code = fn.__code__
-        closure = []
-        for var, cell in zip(code.co_freevars, fn.__closure__ or ()):
-            try:
-                content = cell.cell_contents
-            except ValueError:
-                raise UncacheableError(
-                    f"{name} reads {var!r} from a closure cell that is still "
-                    f"empty") from None
-            closure.append([var, _jsonable(content, key=True)])
-        global_values = []
-        for var in sorted(_global_names(code)):
-            if var in fn.__globals__:
-                global_values.append([var, _jsonable(fn.__globals__[var],
-                                                     key=True)])
-            elif hasattr(builtins, var):
-                global_values.append([var, "builtin"])
-        return {"function": name, "code": _code_key(code),
-                "defaults": _jsonable(list(fn.__defaults__ or ()), key=True),
-                "kwdefaults": _jsonable(dict(fn.__kwdefaults__ or {}), key=True),
-                "closure": closure, "globals": global_values}
-    finally:
-        _KEYING.pop()
-
-
-def _qualname(cls):
-    return f"{cls.__module__}.{cls.__qualname__}"
-
-
-def _is_library_module(name):
-    return (name.startswith("olearn.") and not name.startswith("olearn.experiments")
-            and name != "olearn.plotting")
-
-
-@lru_cache(maxsize=None)
-def source_digest(cls):
-    """sha256 of the source of the class's module and of every olearn module
-    its code reaches (through the classes of its MRO and their globals)."""
-    seen, stack = set(), [c.__module__ for c in cls.__mro__]
-    while stack:
-        name = stack.pop()
-        if name in seen or not (_is_library_module(name) or name == cls.__module__):
-            continue
-        seen.add(name)
-        module = sys.modules.get(name)
-        if module is None:
-            continue
-        for value in list(vars(module).values()):
-            try:
-                ref = (value.__name__ if inspect.ismodule(value)
-                       else getattr(value, "__module__", None))
-            except Exception:
-                continue
-            if isinstance(ref, str) and _is_library_module(ref):
-                stack.append(ref)
-    digest = hashlib.sha256()
-    for name in sorted(seen):
-        path = getattr(sys.modules.get(name), "__file__", None)
-        if path and os.path.isfile(path):
-            digest.update(name.encode() + Path(path).read_bytes())
-    return digest.hexdigest()
-
-
-def deterministic(estimator):
-    """Whether a task's outcome is a function of its key.
-
-    False if the estimator, or one nested in it (``learner__shuffle``...),
-    has ``shuffle=True`` without an integer ``random_state``: such a learner
-    draws new permutations on every run, and replaying a cached run would
-    present one draw as the result.
-    """
-    params = estimator.get_params(deep=True)
-    for name, value in params.items():
-        if name.rsplit("__", 1)[-1] == "shuffle" and value:
-            prefix = name[:-len("shuffle")]
-            seed = params.get(prefix + "random_state")
-            if not (isinstance(seed, numbers.Integral)
-                    and not isinstance(seed, bool)):
-                return False
-    return True
-
-
-def task_key(estimator, fingerprint, seed, n_rounds):
-    """The cache key of one task and the description it hashes."""
-    from .. import __version__
-
-    description = {
-        "format": CACHE_FORMAT,
-        "olearn": __version__,
-        "learner": _qualname(type(estimator)),
-        "source": source_digest(type(estimator)),
-        "params": _jsonable(estimator.get_params(deep=True), key=True),
-        "data": fingerprint,
-        "seed": list(seed),
-        "n_rounds": n_rounds,
-    }
-    text = json.dumps(description, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest(), text
-
-
-class TaskCache:
-    """Finished tasks as ``<root>/<key[:2]>/<key>.npz`` (record + packed mistakes)."""
-
-    def __init__(self, root):
-        self.root = Path(root)
-
-    def path(self, key):
-        return self.root / key[:2] / f"{key}.npz"
-
-    def load(self, key, description):
-        """``(record, packed mistakes)``, or None if absent, unreadable, or
-        stored for another description than the one ``key`` hashes (an entry
-        copied over another key's file)."""
-        try:
-            with np.load(self.path(key), allow_pickle=False) as stored:
-                if str(stored["key"]) != description:
-                    return None
-                return json.loads(str(stored["record"])), stored["mistakes"]
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-            return None
-
-    def save(self, key, record, packed, description=""):
-        """Write atomically (a temporary file, then a rename)."""
-        path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{key}.{uuid.uuid4().hex}.tmp")
-        with open(tmp, "wb") as handle:
-            np.savez(handle, record=np.array(json.dumps(record)),
-                     mistakes=packed, key=np.array(description))
-        os.replace(tmp, path)
 
 
 # -- provenance ---------------------------------------------------------------
@@ -663,7 +396,9 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
         Name recorded in the table and the provenance.
     cache : bool, default=True; cache_dir : path or None
         Reuse finished tasks from ``cache_dir`` (default
-        :func:`default_cache_dir`) and store new ones there.
+        :func:`default_cache_dir`) and store new ones there; a folder that
+        cannot be created or written raises :class:`CacheFolderError` before
+        any task is computed.
     progress : bool, default=True
         A tqdm bar over the computed tasks (``TQDM_DISABLE=1`` silences it too).
     curve_points : int, default=50_000
@@ -719,6 +454,8 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
             if found is not None:
                 outcomes[i] = (*found, True)
     todo = [i for i in range(len(tasks)) if i not in outcomes]
+    if store is not None and any(i in keys for i in todo):
+        store.check_writable()          # before computing anything
     if todo:
         jobs = (delayed(_run_task)(i, tasks[i][1], X, y, (seed0, tasks[i][2]),
                                    n_rounds) for i in todo)
@@ -727,6 +464,8 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
             outcomes[i] = (record, packed, False)
             if store is not None and i in keys:
                 store.save(keys[i][0], record, packed, keys[i][1])
+    if store is not None and store.problems():
+        warnings.warn(store.problems(), UserWarning, stacklevel=2)
 
     table = pd.DataFrame([{"learner": label, "dataset": dataset,
                            "permutation": p, **outcomes[i][0],

@@ -13,7 +13,16 @@ that shows it, path without suffix).
 
 Verdicts are decided by fixed rules written next to each claim: a claim made for several
 data sets or noise levels "reproduces" when it holds on all of those available here, is
-reproduced "in part" when it holds on some, and "does not" when it holds on none. A theorem
+reproduced "in part" when it holds on some, and "does not" when it holds on none. The same
+rule is applied to the paper's own numbers restricted to the data sets we have
+(:func:`_judge`): when they fail it too, the claim is "not testable on this subset" (the rule
+could not confirm the claim from the paper's own table either). A difference inside the
+noise (an interval that contains zero, or times within :data:`TIME_TOLERANCE`) is
+"inconclusive". Ties are explicit (:func:`_best`). "Comparable" means one thing everywhere:
+within :data:`COMPARABLE_POINTS` percentage points of accuracy, error or F1 (and within a
+factor :data:`COMPARABLE_TIME` of time). Every "does not" and "in part" carries a ``cause``
+(:data:`CAUSES`), and ``alternative`` gives the verdict under another reading (the PA
+variant, the update condition, the positive class, the tolerance) where it differs. A theorem
 "reproduces" when its page asserts it on every checked run (a failing assertion stops the
 build, so the verdict is only ever shown when the check passed). A claim about data that are
 not available here "cannot be tested here", with the reason; so is a claim whose results we
@@ -31,8 +40,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-VERDICTS = ("reproduces", "in part", "does not", "cannot be tested here")
-COLUMNS = ("paper", "where", "kind", "claim", "paper_says", "ours", "verdict", "why", "page")
+VERDICTS = ("reproduces", "in part", "does not", "inconclusive", "not testable on this subset",
+            "cannot be tested here")
+COLUMNS = ("paper", "where", "kind", "claim", "paper_says", "ours", "verdict", "why", "page",
+           "cause", "alternative")
+#: the causes of a "does not" or "in part" (the ``cause`` column starts with one of them)
+CAUSES = ("real non-reproduction", "stand-in data", "protocol difference",
+          "implementation-dependent", "suspected defect", "the theorem is false")
+#: the kinds of rows that are not experiments (counted apart by :func:`counts`)
+NON_EXPERIMENTAL = ("definition", "theorem", "setting")
+#: "comparable" accuracy, error or F1: within this many percentage points
+COMPARABLE_POINTS = 1.0
+#: "comparable" time: within this factor
+COMPARABLE_TIME = 2.0
+#: two mean times closer than this relative difference are a tie (timings of compiled code
+#: on a shared machine vary by this much between repeated runs)
+TIME_TOLERANCE = 0.25
 PAPERS = ("carvalho2006single", "shen2009regularized", "crammer2009arow", "tan2016sparse",
           "zhao2009duol")
 #: How the tables a reader sees name each paper: author-year, the authors as in the book's
@@ -46,10 +69,62 @@ PAPER_NAMES = {"carvalho2006single": "Carvalho and Cohen (2006)",
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 
 
-def _row(paper, where, kind, claim, paper_says, ours, verdict, why, page):
+class _Verdict(str):
+    """A verdict that remembers the one a stricter reading of the board's rule gives
+    (``other``: e.g. our numbers alone, without the paper's own numbers or the noise rule);
+    :func:`_row` shows it in the ``alternative`` column."""
+
+    def __new__(cls, verdict, other, reading):
+        out = super().__new__(cls, verdict)
+        out.other, out.reading = other, reading
+        return out
+
+
+def _row(paper, where, kind, claim, paper_says, ours, verdict, why, page, cause="",
+         alternative=""):
+    other = getattr(verdict, "other", None)
+    if other is not None and other != verdict and not alternative:
+        alternative = f"{verdict.reading}: {other}"
+    verdict = str(verdict)
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}; use one of {VERDICTS}")
-    return dict(zip(COLUMNS, (paper, where, kind, claim, paper_says, ours, verdict, why, page)))
+    if cause and not cause.startswith(CAUSES):
+        raise ValueError(f"cause {cause!r} must start with one of {CAUSES}")
+    return dict(zip(COLUMNS, (paper, where, kind, claim, paper_says, ours, verdict, why, page,
+                              cause, alternative)))
+
+
+def _judge(ours, paper):
+    """The verdict of a claim given our verdict and the same rule's verdict on the paper's own
+    numbers restricted to our data sets: a failure of ours counts only if the paper's pass."""
+    if ours in ("does not", "in part") and paper != "reproduces":
+        return _Verdict("not testable on this subset", ours,
+                        f"on our numbers alone (the paper's own: {paper})")
+    return ours
+
+
+def _best(values, lower=True, tol=0.0):
+    """The names tied for the best of ``values`` (a Series; lowest when ``lower``), within
+    ``tol``: ties are explicit, not decided by the order of the columns."""
+    best = values.min() if lower else values.max()
+    close = (values - best).abs() <= tol + 1e-12
+    return sorted(values.index[close])
+
+
+def _best_verdict(values, name, lower=True, tol=0.0):
+    """"reproduces" when ``name`` alone is best, "in part" when tied for best, else "does not"."""
+    best = _best(values, lower, tol)
+    return "reproduces" if best == [name] else ("in part" if name in best else "does not")
+
+
+def _time_order(a, b):
+    """-1 when time ``a`` is below ``b`` by more than :data:`TIME_TOLERANCE` (relative),
+    1 when above, 0 (a tie) otherwise."""
+    if a < b * (1 - TIME_TOLERANCE):
+        return -1
+    if b < a * (1 - TIME_TOLERANCE):
+        return 1
+    return 0
 
 
 def _by_count(held, total):
@@ -99,27 +174,40 @@ def _theorem(paper, where, claim, page, how):
 
 
 # -- Carvalho and Cohen (2006) ----------------------------------------------------------------
-def carvalho_claims(results):
+def carvalho_claims(results, folds=None):
+    """``folds`` (default: the stored ``cv_folds.csv``) the per-fold F1 the rows read."""
     from . import single_pass as sp
 
     key = "carvalho2006single"
-    folds = pd.read_csv(Path(results) / "single_pass" / "cv_folds.csv")
+    if folds is None:
+        folds = pd.read_csv(Path(results) / "single_pass" / "cv_folds.csv")
     table = sp.f1_table(folds)
     online = list(sp.PAPER_TABLE4.columns)
     ours4 = sp.summary(table[online])
     ours5 = sp.summary(table[list(sp.PAPER_TABLE5.columns)])
     paper4, paper5 = sp.PAPER_TABLE4_SUMMARY, sp.PAPER_TABLE5_SUMMARY
+    # the paper's own Tables 4 and 5 restricted to the data sets we have (same rules)
+    sub4 = sp.summary(sp.PAPER_TABLE4.loc[table.index])
+    sub5 = sp.summary(sp.PAPER_TABLE5.loc[table.index])
     rows = []
 
-    rank = ours4["NLP"].loc["avg rank"]
+    rank, prank = ours4["NLP"].loc["avg rank"], sub4["NLP"].loc["avg rank"]
+    non_ranks = paper4["non-NLP"]["rank"]
+    non_place = 1 + sum(v < non_ranks["MBW"] for v in non_ranks.values())
+    all_ranks = table[online].rank(axis=1, ascending=False, method="average").mean()
     rows.append(_row(
-        key, "Table 4, section 4", "table",
-        "Modified Balanced Winnow is the best single-pass online learner on the text (NLP) tasks.",
-        f"MBW has the best average rank on NLP ({paper4['NLP']['rank']['MBW']:.2f})",
-        f"MBW's average rank on our 3 NLP sets: {rank['MBW']:.2f}; best: {rank.idxmin()} "
-        f"({rank.min():.2f})",
-        "reproduces" if rank.idxmin() == "MBW" else "does not",
-        "average F1 rank among the paper's 10 online learners, 3 of its 8 NLP sets", "single_pass/tables"))
+        key, "Table 4, sections 1 and 4", "table",
+        "Modified Balanced Winnow outperforms all other single-pass online learners (on the text "
+        f"(NLP) tasks: on the others the paper's Table 4 ranks it {non_place} of 10).",
+        f"MBW has the best average rank on NLP ({paper4['NLP']['rank']['MBW']:.2f}, all 8 sets); "
+        f"on our 3 NLP sets the paper's F1 ranks {', '.join(_best(prank))} first "
+        f"({prank.min():.2f}; MBW {prank['MBW']:.2f})",
+        f"MBW's average rank on our 3 NLP sets: {rank['MBW']:.2f}; best: "
+        f"{', '.join(_best(rank))} ({rank.min():.2f}); over all our sets: "
+        f"{', '.join(_best(all_ranks))} ({all_ranks.min():.2f}; MBW {all_ranks['MBW']:.2f})",
+        _judge(_best_verdict(rank, "MBW"), _best_verdict(prank, "MBW")),
+        "average F1 rank among the paper's 10 online learners, 3 of its 8 NLP sets; the same "
+        "rule on the paper's F1 of those 3 sets", "single_pass/tables"))
 
     rank_non = ours4["non-NLP"].loc["avg rank"]
     bases = ["MBW", "PW", "BW", "PA", "ROMMA"]
@@ -133,16 +221,24 @@ def carvalho_claims(results):
         _by_count(len(better), len(bases)),
         "average F1 rank on our 5 of the paper's 7 non-NLP sets", "single_pass/tables"))
 
-    r5 = ours5["NLP"].loc["avg rank"]
-    close = abs(r5["MBW"] - r5["SVM"]) <= 0.5 or r5["MBW"] < r5["SVM"]
+    nlp_sets = [k for k in table.index if sp.DATASETS[k][0] == "NLP"]
+
+    def several(f1):
+        near = [k for k in nlp_sets if f1.loc[k, "MBW"] >= f1.loc[k, "SVM"] - COMPARABLE_POINTS]
+        return near, ("reproduces" if len(near) >= 2 else "in part" if near else "does not")
+
+    near, mine = several(table)
+    pnear, theirs = several(sp.PAPER_TABLE5)
     rows.append(_row(
         key, "Table 5, abstract", "prose",
-        "MBW is about as good as a linear SVM on text, in a single pass.",
-        f"NLP average rank MBW {paper5['NLP']['rank']['MBW']:.2f}, SVM {paper5['NLP']['rank']['SVM']:.2f}",
-        f"NLP average rank MBW {r5['MBW']:.2f}, SVM {r5['SVM']:.2f}",
-        "reproduces" if close else "does not",
-        "ranks among the 5 learners of Table 5; 'about as good': MBW within half a rank of the "
-        "SVM or ahead", "single_pass/tables"))
+        "MBW can reach results comparable to a linear SVM for several NLP tasks, in a single pass.",
+        f"MBW within {COMPARABLE_POINTS:g} F1 point of the SVM or above on {len(pnear)} of our "
+        f"{len(nlp_sets)} NLP sets ({', '.join(pnear)})",
+        f"on {len(near)} of {len(nlp_sets)} ({', '.join(near) or 'none'}); MBW minus SVM: "
+        + ", ".join(f"{k} {table.loc[k, 'MBW'] - table.loc[k, 'SVM']:+.1f}" for k in nlp_sets),
+        _judge(mine, theirs),
+        f"'comparable': F1 at most {COMPARABLE_POINTS:g} point below the SVM's; 'several': at "
+        "least 2 of our 3 NLP sets", "single_pass/tables"))
 
     missing = sum(len(v) for v in sp.NOT_AVAILABLE.values())
     rows.append(_row(
@@ -150,10 +246,12 @@ def carvalho_claims(results):
         f"The results on {', '.join(n for v in sp.NOT_AVAILABLE.values() for n in v)}.",
         f"{missing} of 15 data sets (and 5 of the 8 NLP sets of Figures 2-4 and 7-8)", "—",
         "cannot be tested here",
-        "private data sets of the report, not published", "single_pass/tables"))
+        "the report's own e-mail sets (RequestAct, Spam, Scam, Webmaster, Sig, Reply) are not "
+        "published; Ads (UCI Internet Advertisements) is public but not run yet",
+        "single_pass/tables"))
     rows += _carvalho_tables(key, sp, table, ours4, ours5)
     rows += _carvalho_figures(key, sp, table, pd.read_csv(Path(results) / "single_pass" / "curves.csv"),
-                              pd.read_csv(Path(results) / "single_pass" / "efs.csv"))
+                              pd.read_csv(Path(results) / "single_pass" / "efs.csv"), folds)
     return rows
 
 
@@ -191,60 +289,65 @@ def _carvalho_tables(key, sp, table, ours4, ours5):
     # than non-voted PA or non-voted ROMMA on both types": every (group, Winnow, rival) pair
     pairs = [(g, w, r) for g in groups for w in ("MBW", "PW", "BW") for r in ("PA", "ROMMA")]
     paper4 = sp.PAPER_TABLE4_SUMMARY
-    paper_held = [p for p in pairs if paper4[p[0]]["median"][p[1]] > paper4[p[0]]["median"][p[2]]
-                  and paper4[p[0]]["rank"][p[1]] < paper4[p[0]]["rank"][p[2]]]
+    sub4 = sp.summary(sp.PAPER_TABLE4.loc[table.index])
+    paper_held = [p for p in pairs if sub4[p[0]].loc["median F1", p[1]] > sub4[p[0]].loc["median F1", p[2]]
+                  and sub4[p[0]].loc["avg rank", p[1]] < sub4[p[0]].loc["avg rank", p[2]]]
     held = [p for p in pairs if ours4[p[0]].loc["median F1", p[1]] > ours4[p[0]].loc["median F1", p[2]]
             and ours4[p[0]].loc["avg rank", p[1]] < ours4[p[0]].loc["avg rank", p[2]]]
     online = list(sp.PAPER_TABLE4.columns)
-    all_ranks = table[online].rank(axis=1, ascending=False, method="average").mean()
-    rows.append(_row(key, "Table 4, section 1", "prose", "MBW outperforms all other single-pass "
-                     "online learners.", "MBW's average rank: " + "; ".join(
-                         f"{g} {r['MBW']:.2f} (place {1 + sum(v < r['MBW'] for v in r.values())} of 10)"
-                         for g, r in ((g, sp.PAPER_TABLE4_SUMMARY[g]["rank"]) for g in ("NLP", "non-NLP"))),
-                     f"best average rank over all our sets: {all_ranks.idxmin()} "
-                     f"({all_ranks.min():.2f}; MBW {all_ranks['MBW']:.2f})",
-                     "reproduces" if all_ranks.idxmin() == "MBW" else "does not",
-                     "average F1 rank among the 10 online learners over all our sets", page))
     rows.append(_row(key, "Table 4, section 4.3.1", "prose", "The non-voted Winnows beat "
                      "non-voted PA and ROMMA (median F1 and average rank) on both types of data.",
-                     f"{len(paper_held)} of {len(pairs)} (group, Winnow, rival) pairs",
-                     f"{len(held)} of {len(pairs)} pairs",
-                     _by_count(len(held), len(pairs)), "both the median F1 and the average rank "
-                     "must be better, per group", page))
+                     f"{len(paper_held)} of {len(pairs)} (group, Winnow, rival) pairs (the paper's "
+                     "F1 on our sets)", f"{len(held)} of {len(pairs)} pairs",
+                     _judge(_by_count(len(held), len(pairs)), _by_count(len(paper_held), len(pairs))),
+                     "both the median F1 and the average rank must be better, per group", page))
     pa_wins = int((table["PA"] > table["ROMMA"]).sum())
     p4 = sp.PAPER_TABLE4.dropna()
     rows.append(_row(key, "Table 4, section 4.3.1", "prose", "PA typically beats ROMMA.",
                      f"PA > ROMMA on {int((p4['PA'] > p4['ROMMA']).sum())} of our {len(p4)} sets (the paper's F1)", f"PA > ROMMA on {pa_wins} of {len(table)} sets",
-                     _majority(pa_wins, len(table)), "'typically': on more than half of our sets",
-                     page))
+                     _judge(_majority(pa_wins, len(table)),
+                            _majority(int((p4['PA'] > p4['ROMMA']).sum()), len(p4))),
+                     "'typically': on more than half of our sets", page))
     bw_wins = int((table["BW"] > table["PW"]).sum())
     rows.append(_row(key, "Table 4, section 4.3.1", "prose", "Balanced Winnow beats Positive "
                      "Winnow in almost all tests.", f"BW > PW on {int((p4['BW'] > p4['PW']).sum())} of our {len(p4)} sets (the paper's F1)",
-                     f"BW > PW on {bw_wins} of {len(table)} sets", _almost_all(bw_wins, len(table)),
+                     f"BW > PW on {bw_wins} of {len(table)} sets",
+                     _judge(_almost_all(bw_wins, len(table)),
+                            _almost_all(int((p4['BW'] > p4['PW']).sum()), len(p4))),
                      "'almost all': all sets but at most one", page))
     plain = ["MBW", "PW", "BW", "PA", "ROMMA"]
-    best_plain = ours4["non-NLP"].loc["avg rank", plain].idxmin()
+    ranks_plain = ours4["non-NLP"].loc["avg rank", plain]
+    paper_plain = sub4["non-NLP"].loc["avg rank", plain]
     rows.append(_row(key, "Table 4, section 4.3.1", "prose", "MBW beats the other non-voted "
-                     "learners on the non-NLP sets.", "MBW's rank 5.57, best of the non-voted",
-                     f"best non-voted average rank on non-NLP: {best_plain} "
-                     f"({ours4['non-NLP'].loc['avg rank', best_plain]:.2f}; MBW "
-                     f"{ours4['non-NLP'].loc['avg rank', 'MBW']:.2f})",
-                     "reproduces" if best_plain == "MBW" else "does not",
-                     "average F1 rank among the 10 online learners, our non-NLP sets", page))
+                     "learners on the non-NLP sets.", "MBW's rank 5.57, best of the non-voted; on "
+                     f"our non-NLP sets the paper's F1 ranks {', '.join(_best(paper_plain))} best",
+                     f"best non-voted average rank on non-NLP: {', '.join(_best(ranks_plain))} "
+                     f"({ranks_plain.min():.2f}; MBW {ranks_plain['MBW']:.2f})",
+                     _judge(_best_verdict(ranks_plain, "MBW"), _best_verdict(paper_plain, "MBW")),
+                     "average F1 rank among the 10 online learners, our non-NLP sets; a tie for "
+                     "the best is 'in part'", page))
     winnow_nlp = [w for w in ("MBW", "PW", "BW")
                   if ours4["NLP"].loc["median F1", w] > ours4["non-NLP"].loc["median F1", w]]
+    paper_nlp = [w for w in ("MBW", "PW", "BW")
+                 if sub4["NLP"].loc["median F1", w] > sub4["non-NLP"].loc["median F1", w]]
     rows.append(_row(key, "Table 4, section 4.3.1", "prose", "The non-voted Winnows do better "
-                     "on NLP than on non-NLP data.", "median F1 higher on NLP for 3 of 3",
+                     "on NLP than on non-NLP data.", f"median F1 higher on NLP for 3 of 3 (on our "
+                     f"sets: {len(paper_nlp)} of 3)",
                      f"median F1 higher on NLP for {len(winnow_nlp)} of 3 "
-                     f"({', '.join(winnow_nlp) or 'none'})", _by_count(len(winnow_nlp), 3),
+                     f"({', '.join(winnow_nlp) or 'none'})",
+                     _judge(_by_count(len(winnow_nlp), 3), _by_count(len(paper_nlp), 3)),
                      "Table 4's median F1 per group", page))
 
     r5 = ours5.copy()
+    sub5 = sp.summary(sp.PAPER_TABLE5.loc[table.index])
     nlp, non = r5["NLP"].loc["avg rank"], r5["non-NLP"].loc["avg rank"]
+    pnlp, pnon = sub5["NLP"].loc["avg rank"], sub5["non-NLP"].loc["avg rank"]
     rows.append(_row(key, "Table 5, section 4.3.1", "prose", "On the NLP sets MBW outperforms "
-                     "all other learners, including the SVM.", "MBW best NLP average rank (2.12)",
-                     f"best NLP average rank: {nlp.idxmin()} ({nlp.min():.2f}; MBW {nlp['MBW']:.2f})",
-                     "reproduces" if nlp.idxmin() == "MBW" else "does not",
+                     "all other learners, including the SVM.", "MBW best NLP average rank (2.12); "
+                     f"on our NLP sets the paper's F1 ranks {', '.join(_best(pnlp))} first "
+                     f"({pnlp.min():.2f}; MBW {pnlp['MBW']:.2f})",
+                     f"best NLP average rank: {', '.join(_best(nlp))} ({nlp.min():.2f}; MBW {nlp['MBW']:.2f})",
+                     _judge(_best_verdict(nlp, "MBW"), _best_verdict(pnlp, "MBW")),
                      "average F1 rank among Table 5's learners on our NLP sets", page))
     online5 = ["v-Perceptron", "MBW", "v-MBW"]
     conditions = [non.idxmin() == "SVM", non[online5].idxmax() == "MBW"]
@@ -254,18 +357,21 @@ def _carvalho_tables(key, sp, table, ours4, ours5):
                      f"non-NLP average ranks: " + ", ".join(f"{k} {v:.2f}" for k, v in non.items()),
                      _by_count(sum(conditions), 2), "two conditions: the SVM has the best rank; "
                      "MBW the worst of the online learners (MBW, v-MBW, v-Perceptron)", page))
-    conditions = [non[online5].idxmin() == "v-Perceptron", nlp.idxmax() == "v-Perceptron"]
+    conditions = [_best(non[online5]) == ["v-Perceptron"], _best(nlp, lower=False) == ["v-Perceptron"]]
+    pconditions = [_best(pnon[online5]) == ["v-Perceptron"], _best(pnlp, lower=False) == ["v-Perceptron"]]
     rows.append(_row(key, "Table 5, section 4.3.1", "prose", "The voted Perceptron is the best "
                      "single-pass online learner on non-NLP data and poor on NLP data.",
-                     "v-P rank 3.00 (non-NLP, tied with v-MBW), 4.25 (NLP, worst)",
+                     "v-P rank 3.00 (non-NLP, tied with v-MBW), 4.25 (NLP, worst); on our sets "
+                     f"the paper's F1 meets {sum(pconditions)} of the 2 conditions",
                      f"v-P's rank {non['v-Perceptron']:.2f} (non-NLP, best online: "
                      f"{non[online5].idxmin()}), {nlp['v-Perceptron']:.2f} (NLP, worst: {nlp.idxmax()})",
-                     _by_count(sum(conditions), 2), "two conditions: v-P the best online learner "
-                     "on non-NLP; the worst of Table 5 on NLP", page))
+                     _judge(_by_count(sum(conditions), 2), _by_count(sum(pconditions), 2)),
+                     "two conditions: v-P alone the best online learner on non-NLP; alone the worst "
+                     "of Table 5 on NLP", page))
     return rows
 
 
-def _carvalho_figures(key, sp, table, curves, efs):
+def _carvalho_figures(key, sp, table, curves, efs, folds_seconds=None):
     """Figures 1-8 (sections 3, 4.3.3 and 5) as read by the voting, curves and EFS pages."""
     per = sp.voting_effect(table)
     rows = []
@@ -280,20 +386,29 @@ def _carvalho_figures(key, sp, table, curves, efs):
                      _by_count(len(most), len(non)), "a learner counts when voting raises its F1 "
                      "on more than half of our non-NLP sets", "single_pass/voting"))
     nlp = per.xs("NLP")
+    pper = sp.voting_effect(sp.PAPER_TABLE4.loc[table.index])
+    pnlp, pnon = pper.xs("NLP"), pper.xs("non-NLP")
     conditions = {"BW helped": nlp.loc["BW", "mean_change"] > 0,
                   "ROMMA hurt": nlp.loc["ROMMA", "mean_change"] < 0,
                   "MBW hurt": nlp.loc["MBW", "mean_change"] < 0}
+    pconditions = [pnlp.loc["BW", "mean_change"] > 0, pnlp.loc["ROMMA", "mean_change"] < 0,
+                   pnlp.loc["MBW", "mean_change"] < 0]
     rows.append(_row(key, "Figure 1, section 4.3.2", "figure", "On NLP data voting helps BW a "
                      "little, visibly hurts ROMMA and slightly hurts MBW (PW and PA unclear).",
-                     "BW up, ROMMA down, MBW slightly down",
+                     "BW up, ROMMA down, MBW slightly down; Table 4 on our NLP sets: " + ", ".join(
+                         f"{k} {v:+.2f}" for k, v in pnlp.mean_change.items()),
                      "mean F1 change on our NLP sets: " + ", ".join(
                          f"{k} {v:+.2f}" for k, v in nlp.mean_change.items()),
-                     _by_count(sum(conditions.values()), len(conditions)),
+                     _judge(_by_count(sum(conditions.values()), len(conditions)),
+                            _by_count(sum(pconditions), len(pconditions))),
                      "three conditions on the sign of the mean change (PW and PA make no claim)",
                      "single_pass/voting"))
     allsets = {n: float((table["v-" + n] - table[n]).mean()) for n in sp.VOTING_LEARNERS}
     conditions = [allsets[w] > 0 for w in ("MBW", "PW", "BW")] + \
                  [non.loc[n, "mean_change"] > 0 for n in ("ROMMA", "PA")]
+    p4 = sp.PAPER_TABLE4.loc[table.index]
+    pconditions = [float((p4["v-" + w] - p4[w]).mean()) > 0 for w in ("MBW", "PW", "BW")] + \
+                  [pnon.loc[n, "mean_change"] > 0 for n in ("ROMMA", "PA")]
     rows.append(_row(key, "Section 7, abstract", "prose", "Voting considerably improves the "
                      "Winnow learners, and ROMMA and PA on non-NLP data.",
                      "improves 3 Winnows (all data) and ROMMA, PA (non-NLP)",
@@ -301,10 +416,41 @@ def _carvalho_figures(key, sp, table, curves, efs):
                          f"{w} {allsets[w]:+.2f}" for w in ("MBW", "PW", "BW"))
                      + "; non-NLP: " + ", ".join(f"{n} {non.loc[n, 'mean_change']:+.2f}"
                                                  for n in ("ROMMA", "PA")),
-                     _by_count(sum(conditions), len(conditions)),
-                     "five conditions: a positive mean change in F1", "single_pass/voting"))
+                     _judge(_by_count(sum(conditions), len(conditions)),
+                            _by_count(sum(pconditions), len(pconditions))),
+                     "five conditions: a positive mean change in F1 (the same on Table 4's F1 of "
+                     f"our sets: {sum(pconditions)} of 5)", "single_pass/voting"))
+    weaker = [n for n in nlp.index if nlp.loc[n, "mean_change"] < non.loc[n, "mean_change"]]
+    pweaker = [n for n in pnlp.index if pnlp.loc[n, "mean_change"] < pnon.loc[n, "mean_change"]]
+    rows.append(_row(key, "Section 4.3.2", "prose", "In NLP tasks voting does not seem to bring "
+                     "the same benefits (as on non-NLP tasks).",
+                     f"Table 4 on our sets: the mean gain smaller on NLP for {len(pweaker)} of "
+                     f"{len(pnlp)} learners", f"mean gain of voting smaller on our NLP sets than on "
+                     f"our non-NLP sets for {len(weaker)} of {len(nlp)} learners (" + ", ".join(
+                         f"{n} {nlp.loc[n, 'mean_change']:+.1f} vs {non.loc[n, 'mean_change']:+.1f}"
+                         for n in nlp.index) + ")",
+                     _judge(_majority(len(weaker), len(nlp)), _majority(len(pweaker), len(pnlp))),
+                     "per learner, the mean F1 change of voting on NLP below the one on non-NLP; "
+                     "'does not seem to bring the same': for more than half of the 5 learners",
+                     "single_pass/voting"))
 
     c = sp.curve_claims(curves)
+    if folds_seconds is not None and "seconds" in folds_seconds.columns:
+        per_set = folds_seconds.groupby(["dataset", "learner"])["seconds"].mean().unstack()
+        online_cols = [n for n in per_set.columns if n not in ("SVM", "Naive Bayes")]
+        faster = [k for k in per_set.index
+                  if _time_order(per_set.loc[k, online_cols].max(), per_set.loc[k, "SVM"]) < 0]
+        ratio = (per_set["SVM"] / per_set[online_cols].max(axis=1))
+        rows.append(_row(key, "Abstract, sections 1 and 2", "prose", "Online learning methods "
+                         "are typically faster than batch learning methods.",
+                         "stated (the report gives no times)",
+                         f"the slowest online learner faster than the SVM on {len(faster)} of "
+                         f"{len(per_set)} sets; SVM time / slowest online: "
+                         f"{ratio.min():.0f}x to {ratio.max():.0f}x",
+                         _majority(len(faster), len(per_set)),
+                         "mean training time over the 5 folds of the stored runs (one pass of "
+                         f"olearn's compiled learners, scikit-learn's LinearSVC); a tie within "
+                         f"{TIME_TOLERANCE:.0%}", "single_pass/tables"))
     n = len(c)
     lowest = [k for k in c.index if c.loc[k, "most_often_lowest"] == "v-Perceptron"]
     rows.append(_row(key, "Figures 2-3, section 4.3.3", "figure", "The voted Perceptron "
@@ -365,16 +511,20 @@ def _carvalho_figures(key, sp, table, curves, efs):
                      "with k < 1000", _majority(len(at_large), len(sets)),
                      "a set counts when P = 0.9 is below P = 1 at most budgets k >= 1000; "
                      "'most sets': more than half", "single_pass/efs"))
-    ratio = wide["EFS P=0.9"] / e["batch_best"]
-    comparable = {s: int((ratio.xs(s) <= 1.1).sum()) for s in sets}
+    ratio = wide["EFS P=0.9"] - e["batch_best"]
+    comparable = {s: int((ratio.xs(s) <= COMPARABLE_POINTS).sum()) for s in sets}
     ok = [s for s in sets if 2 * comparable[s] > len(ratio.xs(s))]
+    relative = wide["EFS P=0.9"] / e["batch_best"]
+    ok_rel = [s for s in sets if 2 * int((relative.xs(s) <= 1.1).sum()) > len(relative.xs(s))]
     rows.append(_row(key, "Figures 7-8, abstract, section 7", "figure", "EFS with P = 0.9 "
                      "performs comparably to information gain and chi-square.", "comparable",
-                     "budgets where EFS's error is within 10% of the better batch ranking's: "
+                     f"budgets where EFS's error is within {COMPARABLE_POINTS:g} point of the better "
+                     "batch ranking's: "
                      + ", ".join(f"{s} {comparable[s]} of {len(ratio.xs(s))}" for s in sets),
-                     _by_count(len(ok), len(sets)), "'comparable': EFS's error at most 10% "
-                     "(relative) above min(IG, CHI) at more than half of the budgets",
-                     "single_pass/efs"))
+                     _Verdict(_by_count(len(ok), len(sets)), _by_count(len(ok_rel), len(sets)),
+                              "with the former 10% relative tolerance"),
+                     f"'comparable': EFS's error (%) at most {COMPARABLE_POINTS:g} point above "
+                     "min(IG, CHI) at more than half of the budgets", "single_pass/efs"))
     if "MovieReviews" in sets:
         won, total = e["per_set"]["MovieReviews"]
         rows.append(_row(key, "Figures 7-8, section 5.3", "figure", "On MovieReviews EFS beats "
@@ -398,14 +548,14 @@ def _carvalho_figures(key, sp, table, curves, efs):
                      "and at most budgets of every other set", "single_pass/efs"))
     rows.append(_untestable(key, "Section 2.2", "prose", "In preliminary experiments the "
                             "Winnows did better with the augmentation and normalisation steps.",
-                            "no numbers given", "preliminary experiments the report does not show; "
+                            "no numbers given", "not run yet: a run without the steps would test it (the report shows no numbers); "
                             "we store no run without the steps", "single_pass/winnow"))
     rows.append(_untestable(key, "Section 5.2", "prose", "The lowest-scoring features of "
                             "20newsgroup are stop words.", "as, you, what, they, ...",
-                            "the feature ranking is not stored (only the test errors)", "single_pass/efs"))
+                            "not run yet: the EFS feature ranking is not stored (only the test errors)", "single_pass/efs"))
     rows.append(_untestable(key, "Section 7", "prose", "Blum's external regret minimisation "
                             "with Positive Winnow gives no consistent change.", "no consistent "
-                            "improvement", "a protocol we did not run (and the report shows no "
+                            "improvement", "not run yet: a protocol we did not run (and the report shows no "
                             "numbers)", "single_pass/tables"))
     return rows
 
@@ -443,22 +593,49 @@ def shen_claims(results, l1_seconds=None):
     elif l1_seconds is None:
         l1_seconds = [seconds for seconds, _ in claims.time_l1(stored).values()]
     table = claims.regularized_claims(stored, figure3, l1_seconds)
+    every_round = _shen_every_round(stored)
     rows = []
     for number, row in table.iterrows():
         if "[ablation, ours" in row["claim"]:
-            continue            # our variant, not a claim of the paper
-        where = f"{SHEN_FIGURE[number]}, section 5, claim {number}" if number in SHEN_FIGURE \
-            else f"section 5, claim {number}"
+            # our variant, not a claim of the paper: its verdict is the other reading of the
+            # update condition, shown beside the paper's claim it varies
+            if rows:
+                rows[-1]["alternative"] = ("every-round update (ours): "
+                                           f"{_CLAIMS_WORDS[row['agree']]} ({row['ours']})")
+            continue
+        where = f"{SHEN_FIGURE[number]}, section 4, claim {number}" if number in SHEN_FIGURE \
+            else f"section 4, claim {number}"
         ours = row["ours"]
         if timing_note and number not in SHEN_FIGURE:
             ours = ours.replace("(timing on the feature selection page)", timing_note)
+        verdict = _CLAIMS_WORDS[row["agree"]]
+        intervals = [(float(m), float(h)) for m, h in
+                     __import__("re").findall(r"([+-]\d+\.\d+)±(\d+\.\d+)", ours)]
+        if verdict == "does not" and intervals and all(abs(m) <= h for m, h in intervals):
+            # every interval contains zero: inside the noise
+            verdict = _Verdict("inconclusive", "does not", "by the audit's rule alone")
         rows.append(_row(key, where, "figure" if number in SHEN_FIGURE else "prose", row["claim"], "as quoted",
-                         ours, _CLAIMS_WORDS[row["agree"]],
-                         "criteria of the claims audit (paired differences over 40 trials)",
+                         ours, verdict, SHEN_RULES.get(number, "criteria of the claims audit"),
                          "regularized/claims"))
-    rows.append(_untestable(key, "Abstract, section 5", "prose", "The regularized learners "
+        if number in every_round and not rows[-1]["alternative"] \
+                and not every_round[number].startswith(verdict):
+            rows[-1]["alternative"] = "every-round update (ours): " + every_round[number]
+        if number == 8 and verdict != "reproduces":
+            gaps = [float(g) for g in __import__("re").findall(r"(?<![\w.])(\d+\.\d+)",
+                                                               ours.split("):", 1)[-1])]
+            # the board's one tolerance for "similar" / "comparable" decides; the audit's
+            # 0.5 point is the other reading
+            within = sum(g <= COMPARABLE_POINTS for g in gaps)
+            rows[-1]["verdict"] = _by_count(within, len(gaps))
+            rows[-1]["why"] = (f"'similar': the first-half tuned error within "
+                               f"{COMPARABLE_POINTS:g} point of the oracle tuned on the second "
+                               "half (means over the 40 trials)")
+            if rows[-1]["verdict"] != verdict:
+                rows[-1]["alternative"] = f"the audit's 0.5-point tolerance: {verdict}"
+    rows += _shen_more(key, stored)
+    rows.append(_untestable(key, "Abstract, section 4", "prose", "The regularized learners "
                             "decrease the influence of old instances and focus on recent ones.",
-                            "stated, not measured", "no stored result measures an instance's "
+                            "stated, not measured", "not run yet: no stored result measures an instance's "
                             "influence over time; Figure 1's four-phase stream tests its "
                             "consequence (claims 1-3)", "regularized/claims"))
     rows.append(_definition(key, "Lemmas 3.1-3.2, problem 3.10", "The updates of the "
@@ -499,7 +676,9 @@ def crammer_claims(results):
              _either_reading(len(best), len(best_plain), len(levels)),
              "mean rank over the tasks available here (OCR, 20 Newsgroups, Reuters); the paper "
              "does not say which PA it ran, so both readings are run: 'in part' when the claim "
-             "holds with one only", "arow/reproduction"),
+             "holds with one only", "arow/reproduction",
+             alternative=f"PA-I (C tuned): {_by_count(len(best), len(levels))}; plain PA: "
+                         f"{_by_count(len(best_plain), len(levels))}"),
         _row(key, "Table 1, section 6", "prose", "AROW ranks above CW at every noise level, "
              "and its lead grows with the noise.",
              f"CW's mean rank by noise: {fmt(paper.loc[levels, 'CW'])}",
@@ -513,10 +692,22 @@ def crammer_claims(results):
              "outperforms the other baselines (PA, SOP).",
              f"CW's mean rank at 0%: {paper.loc[0.0, 'CW']:.2f} (PA {paper.loc[0.0, 'PA']:.2f}, "
              f"SOP {paper.loc[0.0, 'SOP']:.2f})",
-             f"CW's mean rank at 0%: {ranks.loc[0.0, 'CW']:.2f} (PA {ranks.loc[0.0, 'PA']:.2f}, "
-             f"SOP {ranks.loc[0.0, 'SOP']:.2f})",
-             "reproduces" if ranks.loc[0.0, "CW"] < ranks.loc[0.0, ["PA", "SOP"]].min() else "does not",
-             "mean ranks at 0% noise", "arow/reproduction"),
+             f"CW's mean rank at 0%: {ranks.loc[0.0, 'CW']:.2f} (PA-I, C tuned, "
+             f"{ranks.loc[0.0, 'PA']:.2f}; SOP {ranks.loc[0.0, 'SOP']:.2f}); with plain PA: CW "
+             f"{plain.loc[0.0, 'CW']:.2f}, PA {plain.loc[0.0, 'PA']:.2f}",
+             _either_reading(int(ranks.loc[0.0, "CW"] < ranks.loc[0.0, ["PA", "SOP"]].min()),
+                             int(plain.loc[0.0, "CW"] < plain.loc[0.0, ["PA", "SOP"]].min()), 1),
+             "mean ranks at 0% noise; both readings of PA, as for the mean-rank row: 'in part' "
+             "when the claim holds with one only", "arow/reproduction",
+             alternative=f"PA-I (C tuned): {'reproduces' if ranks.loc[0.0, 'CW'] < ranks.loc[0.0, ['PA', 'SOP']].min() else 'does not'}; "
+                         f"plain PA: {'reproduces' if plain.loc[0.0, 'CW'] < plain.loc[0.0, ['PA', 'SOP']].min() else 'does not'}"),
+        _row(key, "Table 1, section 5.1", "prose", "As label noise grows CW's performance is "
+             "reduced considerably (its mean rank falls behind).",
+             f"CW's mean rank by noise: {fmt(paper.loc[levels, 'CW'])}",
+             f"CW's mean rank by noise: {fmt(ranks.loc[levels, 'CW'])}",
+             "reproduces" if ranks.loc[levels[-1], "CW"] - ranks.loc[levels[0], "CW"] >= 0.5
+             else "does not", "CW's mean rank at the highest noise at least half a rank worse "
+             "than without noise", "arow/reproduction"),
         _untestable(key, "Table 2, section 5.1", "definition", "The four properties of PA, SOP, "
                     "CW and AROW (large margin, confidence, non-separable, adaptive margin).",
                     "a yes/no table", "a classification of the algorithms' design, not a "
@@ -562,34 +753,38 @@ def tan_claims(results):
     for name in sets:
         m = mean.loc[name]
         fastest_so = m.loc[list(SECOND_ORDER), "time"].min()
-        if m.loc["BCW-L1", "time"] < fastest_so:
+        if _time_order(m.loc["BCW-L1", "time"], fastest_so) < 0:
             faster.append(name)
         if min(m.loc["BCW-L1", "test_error"], m.loc["BCW-L2", "test_error"]) <= \
-                m.loc[list(SECOND_ORDER), "test_error"].min() + 0.01:
+                m.loc[list(SECOND_ORDER), "test_error"].min() + COMPARABLE_POINTS / 100:
             accurate.append(name)
     fig1 = pd.read_csv(folder / "figure1.csv")
     datasets1 = sorted(fig1["dataset"].unique())
-    better = [name for name in datasets1 if _sbcw_ahead(fig1[fig1["dataset"] == name])]
+    better = [name for name in datasets1
+              if _sbcw_ahead(fig1[fig1["dataset"] == name], ("SOFS", "sparDCA", "L1-SVM"))]
     return [
         _row(key, "Table 2, section 5", "table", "BCW is much faster than the online "
-             "second-order learners.", "BCW-L1 0.47 s against thousands of seconds (epsilon)",
+             "second-order learners.", "BCW-L1 0.47 s (0.41 + 0.06) against 19-22 s on covtype; "
+             "6.12 s (5.73 + 0.39) against 3,381-3,512 s on epsilon-50k",
              f"BCW-L1 faster than the fastest second-order learner on {len(faster)} of "
              f"{len(sets)} sets ({', '.join(faster)})", _by_count(len(faster), len(sets)),
-             "mean time over the stored orders; stand-ins of the paper's data sets",
+             f"mean time over the stored orders, faster by more than {TIME_TOLERANCE:.0%}; "
+             "stand-ins of the paper's data sets",
              "sparse_cw/table2"),
         _row(key, "Table 2", "table", "BCW is about as accurate as the best online "
              "second-order learner.", "BCW-L1 0.2402, best (SCW) 0.2382 on covtype",
-             f"best BCW within 0.01 of the best second-order test error on {len(accurate)} "
+             f"best BCW within {COMPARABLE_POINTS / 100:g} of the best second-order test error on {len(accurate)} "
              f"of {len(sets)} sets", _by_count(len(accurate), len(sets)),
              "mean test error over the stored orders", "sparse_cw/table2"),
         _row(key, "Figure 1", "figure", "SBCW selects features better than the sparse "
-             "baselines (SOFS, sparDCA).", "SBCW's curve on top on every data set",
-             f"SBCW at least as accurate as both baselines at equal budgets on {len(better)} "
+             "baselines (SOFS, sparDCA, L1-SVM).", "SBCW's curve on top on every data set",
+             f"SBCW at least as accurate as the three baselines at equal budgets on {len(better)} "
              f"of {len(datasets1)} sets ({', '.join(better) or 'none'})",
              _by_count(len(better), len(datasets1)),
              "at each SBCW budget inside a baseline's range, the baseline's accuracy "
-             "interpolated in log(features); a set counts when SBCW wins most comparisons; "
-             "tf-idf text standing in for real-sim, rcv1, astro-ph and URL",
+             "interpolated in log(features); a set counts when SBCW wins most comparisons "
+             "(with SOFS, sparDCA and L1-SVM together); tf-idf text standing in for real-sim, "
+             "rcv1, astro-ph and URL",
              "sparse_cw/figure1"),
         _theorem(key, "Theorem 1", "SBCW's cutting plane converges (the bound of Theorem 1).",
                  "sparse_cw/sbcw", "asserted on every iteration of the page's runs"),
@@ -626,10 +821,150 @@ def zhao_claims(results):
              "duol/reproduction"),
         _row(key, "Table 4", "table", "The results on MITFace.", "Table 4", "—",
              "cannot be tested here", "MITFace is not available here", "duol/reproduction"),
-        _theorem(key, "Theorems 1-3", "DUOL's mistake bounds.", "duol/theory",
-                 "asserted on the page's runs"),
+        _theorem(key, "Theorems 1-2", "A double update on a mistake gains at least 1/(1-rho) "
+                 "in the dual (Theorem 1) and the best double step at least 1/2 + min((1+rho)^2, "
+                 "(C - gamma_b)^2)/2 (Theorem 2).", "duol/theory", "asserted on every update of "
+                 "the page's runs where the hypotheses hold"),
+        _row(key, "Theorem 3", "theorem", "DUOL's mistake bound M <= 2 min_f P(f) - "
+             "(1+rho)/(1-rho) M_d (C sufficiently large).", "proved in the paper (the proof "
+             "assumes that updates on margin errors never lower the dual)",
+             "refuted: a seven-point stream found by the page's search makes more mistakes "
+             "(y f <= 0) than the bound allows, with P* certified by an exact bracket; the bound "
+             "holds on the two real streams", "does not", "a counterexample found and asserted on the page (the "
+             "bound fails for the upper bound of P*)", "duol/theory",
+             cause="the theorem is false as stated: Algorithm 1's single updates on margin "
+                   "errors lower the dual, which the proof does not count",
+             alternative="strict count (y f < 0): no counterexample in the page's search, not "
+                         "proved; corrected Theorem 3 (ours, proved on the page: the margin "
+                         "errors charged) holds on every checked stream"),
     ] + _zhao_more(key, duol, Path(results) / "duol", names)
 
+
+def _shen_more(key, stored):
+    """Three claims of Shen's section 4 read from the stored curves: the gap to NORMA grows,
+    L1 slightly better than L2 with many features, smoother feature-selection curves."""
+    from . import claims
+    from . import regularized as er
+
+    rows = []
+    reg = [f"{name}:mean" for name in er.REGULARIZED]
+    grows = {}
+    for n in er.STREAMS:
+        c = stored.curves[n].set_index("round")
+        gap = c["NORMA:mean"] - c[reg].min(axis=1)
+        grows[n] = (float(gap.loc[100]), float(gap.iloc[-1]))
+    held = [n for n, (g0, g1) in grows.items() if g1 > max(g0, 0.0)]
+    rows.append(_row(key, "Figure 1, section 4", "figure", "The accuracy difference between "
+                     "NORMA and the regularized learners is small at the beginning and then "
+                     "increases (especially on SRAA).", "as quoted",
+                     "NORMA minus best regularized, cumulative error at test round 100 / at the "
+                     "end: " + "; ".join(f"{er.SHORT_NAMES[n]}: {100 * a:+.2f} / {100 * b:+.2f}"
+                                         for n, (a, b) in grows.items()),
+                     _by_count(len(held), len(grows)), "per stream, the regularized learners "
+                     "ahead of NORMA at the end of the test half, by more than after 100 test "
+                     "rounds (mean curves of the 40 trials)",
+                     "regularized/claims",
+                     cause="real non-reproduction: NORMA is more accurate than the regularized "
+                           "learners on the stored run, so the gap has the other sign"
+                     if len(held) < len(grows) else ""))
+    fig2s = stored.figure2_summary
+    many, ties, text = [], [], []
+    for n in er.STREAMS:
+        part = fig2s[fig2s["stream"] == n]
+        at = {m: part[part["method"] == m].sort_values("n_features_mean").iloc[-1]
+              for m in ("L1-constrained", "L2-constrained")}
+        diff = at["L1-constrained"]["test_error_mean"] - at["L2-constrained"]["test_error_mean"]
+        noise = max(at["L1-constrained"]["test_error_ci95"], at["L2-constrained"]["test_error_ci95"])
+        (many if diff < -noise else ties if abs(diff) <= noise else []).append(n)
+        text.append(f"{er.SHORT_NAMES[n]}: {100 * diff:+.2f} (95% half-width {100 * noise:.2f})")
+    verdict = _by_count(len(many), len(er.STREAMS))
+    if not many and len(ties) == len(er.STREAMS):
+        verdict = "inconclusive"
+    rows.append(_row(key, "Figure 2, section 4", "figure", "The L1-constrained learner shows "
+                     "slightly better performance than L2 when many features are allowed.",
+                     "as quoted", "L1 minus L2 test error at the largest number of features: "
+                     + "; ".join(text), verdict, "per stream, L1's mean error below L2's by more "
+                     "than the larger 95% half-width; all inside it: inconclusive",
+                     "regularized/claims"))
+
+    def roughness(n, method):
+        x, e = claims.curve_of(fig2s, n, method)
+        return float(np.abs(np.diff(e, 2)).mean()) if len(e) > 2 else np.nan
+
+    smooth, text = [], []
+    for n in er.STREAMS:
+        r = {m: roughness(n, m) for m in ("L2-constrained", "information gain", "game-theoretic")}
+        if r["L2-constrained"] < min(r["information gain"], r["game-theoretic"]):
+            smooth.append(n)
+        text.append(f"{er.SHORT_NAMES[n]}: " + ", ".join(f"{100 * v:.2f}" for v in r.values()))
+    rows.append(_row(key, "Figure 2, section 4", "figure", "The weight shrinking of the "
+                     "regularized methods is continuous and produces smoother results.",
+                     "as quoted", "mean |second difference| of the error curve (points), L2 / IG "
+                     "/ game: " + "; ".join(text), _by_count(len(smooth), len(er.STREAMS)),
+                     "per stream, the L2 truncation curve less rough than both IG's and the "
+                     "game-theoretic method's", "regularized/claims"))
+    return rows
+
+
+def _shen_every_round(stored):
+    """The verdicts of Shen's claims 4, 5 and 9 with the every-round variant (ours) in place of
+    the paper's update, by the same rules (the other reading of the update condition)."""
+    from . import claims
+    from . import regularized as er
+
+    ev = er.EVERY_ROUND
+    words = {"yes": "reproduces", "partly": "in part", "no": "does not"}
+
+    def d(n, a, b):
+        return er.paired_difference(stored.runs, n, a, b)
+
+    four = [d(n, "L2-constrained" + ev, "objective-regularized" + ev) for n in er.STREAMS]
+    five = [d(n, name + ev, "NORMA") for n in er.STREAMS for name in er.REGULARIZED]
+    fig2s = stored.figure2_summary
+    wins = []
+    for n in er.STREAMS:
+        pairs = []
+        for method in ("information gain", "game-theoretic"):
+            for x in np.r_[claims.curve_of(fig2s, n, method)[0],
+                           claims.curve_of(fig2s, n, "L2-constrained" + ev)[0]]:
+                a = claims.error_at(fig2s, n, "L2-constrained" + ev, x)
+                b = claims.error_at(fig2s, n, method, x)
+                if np.isfinite(a) and np.isfinite(b):
+                    pairs.append(a < b)
+        wins.append((sum(pairs), len(pairs)))
+    return {
+        4: words[claims._verdict(m + h < 0 for m, h in four)] + " (L2 minus obj: " + ", ".join(
+            f"{100 * m:+.2f}±{100 * h:.2f}" for m, h in four) + ")",
+        5: words[claims._verdict(m + h < 0 for m, h in five)] + " (regularized minus NORMA: "
+           + ", ".join(f"{100 * m:+.2f}" for m, _ in five) + ")",
+        9: words[claims._verdict(w > t / 2 for w, t in wins)] + " (comparisons won: " + ", ".join(
+            f"{w}/{t}" for w, t in wins) + ")",
+    }
+
+
+_PAIRED = "the 95% interval of the paired difference over the 40 trials"
+#: the rule of each numbered claim of ``regularized/claims`` (olearn.experiments.claims.CRITERIA)
+SHEN_RULES = {
+    1: f"'outperform': {_PAIRED} below zero, for every stream and learner",
+    3: "'particularly large at the beginning': a gap above 1 point after 100 test rounds, which "
+       "then shrinks (means over the 40 trials)",
+    4: f"'slightly outperforms': {_PAIRED} below zero, per stream",
+    5: f"'much higher accuracy': {_PAIRED} below zero, per stream and learner",
+    6: f"'competitive': {_PAIRED} within 0.5 points, per stream",
+    7: f"'slightly outperforms' on 20NG: {_PAIRED} below zero",
+    9: "'significantly outperform': L2 truncation below both IG and the game-theoretic method "
+       "at the same number of features (mean curves, log-interpolated), in most comparisons",
+    10: "'extremely bad': more than twice PA's error with all features (mean curves)",
+    11: "IG's best error below PA's with all features only on 20NG (mean curves)",
+    12: f"'better': {_PAIRED} and common budgets below zero",
+    13: f"'much worse': the lower end of {_PAIRED} above 1 point",
+    14: "'not hurt': the error within the untruncated learner's 95% interval (mean curves)",
+    15: "'more aggressively ... fewer features': fewer than 90% of the pixels carrying half of "
+        "sum |w| (the weights of trial 0)",
+    16: "'make more sense': a correlation shift towards '7 vs 9' at least 0.05 larger than PA's "
+        "(the weights of trial 0)",
+    17: "'less than 10 minutes': the largest of the measured times",
+}
 
 #: which figure of Shen and Dietterich each numbered claim of ``regularized/claims`` reads
 #: (claims 1-8 the cumulative error curves, 9-14 the feature selection curves, 15-16 the
@@ -665,13 +1000,34 @@ def _arow_figures(key, arow, folder, table):
                      "two conditions: more mistakes with noise for every learner; a larger gap",
                      "arow/reproduction"))
     wins = arow.figure3_wins(table)
-    conditions = [wins[0.0] < wins[0.1] <= wins[0.3]]
+
+    def grows(share, part):
+        # above the noiseless share at 10% and 30%; 30% not below 10% by more than one task
+        one = 1.0 / part[part["noise"] == 0.3][["task", "kind"]].drop_duplicates().shape[0]
+        return share[0.0] < share[0.1] and share[0.0] < share[0.3] and share[0.3] >= share[0.1] - one - 1e-12
+
+    for panel, kinds in (("text (top)", ("text",)), ("OCR (bottom)", ("ocr-split", "ocr-cv"))):
+        part = arow.figure3_wins(table[table["kind"].isin(kinds)])
+        rows.append(_row(key, "Figure 3, section 5.1", "figure", f"On the {panel.split()[0]} "
+                         "tasks AROW improves relative to CW as noise increases (the "
+                         f"{panel} panels).", "more points above the diagonal with more noise",
+                         "AROW ahead of CW on " + ", ".join(f"{100 * w:.0f}% at {n:.0%}"
+                                                             for n, w in part.items()),
+                         "reproduces" if grows(part, table[table["kind"].isin(kinds)]) else "does not",
+                         "the share of the panel's tasks won by AROW above the noiseless share at "
+                         "10% and 30%, and at 30% not below 10% by more than one task (a tie)",
+                         "arow/reproduction",
+                         cause="stand-in data: our text tasks are 20 Newsgroups and Reuters "
+                               "only (Amazon, Sentiment and ECML spam are not available)"
+                         if not grows(part, table[table["kind"].isin(kinds)]) else ""))
+    conditions = [grows(wins, table)]
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "AROW improves relative to CW as "
                      "noise increases.", "more points above the diagonal with more noise",
                      "AROW ahead of CW on " + ", ".join(f"{100 * w:.0f}% of tasks at {n:.0%}"
                                                          for n, w in wins.items()),
-                     _by_count(sum(conditions), 1), "the share of tasks won by AROW grows with "
-                     "the noise (0% < 10% <= 30%)", "arow/reproduction"))
+                     _by_count(sum(conditions), 1), "the share of tasks won by AROW above the "
+                     "noiseless share at 10% and 30%, and at 30% not below 10% by more than one "
+                     "task (a tie)", "arow/reproduction"))
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "Without noise AROW and CW are "
                      "comparable, AROW winning the majority of the time.", "majority",
                      f"AROW ahead on {100 * wins[0.0]:.0f}% of our tasks",
@@ -700,12 +1056,19 @@ def _zhao_more(key, duol, folder, names):
                                              paper[n]["paper_seconds"])]
         return held, in_paper
 
-    def add(where, claim, test, rule, verdict_rule=_by_count, note=""):
+    def add(where, claim, test, rule, verdict_rule=_by_count, note="", ties=None):
         held, in_paper = count(test)
+        verdict = _judge(verdict_rule(len(held), len(names)), verdict_rule(len(in_paper), len(names)))
+        tied = [n for n in names if ties is not None and n not in held
+                and ties(ours[n]["seconds_mean"])]
+        if tied and verdict in ("does not", "in part") and len(held) + len(tied) == len(names):
+            # the sets where it fails are ties within the tolerance
+            verdict = _Verdict("inconclusive", str(verdict), "without the timing tolerance")
         rows.append(_row(key, where, "table", claim, f"holds on {len(in_paper)} of {len(names)} "
                          "sets (the paper's tables)", f"holds on {len(held)} of {len(names)} "
-                         f"({', '.join(held) or 'none'})", verdict_rule(len(held), len(names)),
-                         rule + note, "duol/reproduction"))
+                         f"({', '.join(held) or 'none'})" + (f"; a tie within {TIME_TOLERANCE:.0%} "
+                                                               f"on {', '.join(tied)}" if tied else ""),
+                         verdict, rule + note, "duol/reproduction"))
 
     add("Tables 1-3, 5-6, section 4.2", "The aggressive learners (agg-ROMMA, PA-I, PA-II) make "
         "fewer mistakes than the other three (Perceptron, ROMMA, ALMA) in most cases.",
@@ -721,10 +1084,14 @@ def _zhao_more(key, duol, folder, names):
     timing = " (times: olearn's compiled code against the paper's Matlab; same machine for all learners)"
     single = plain + aggressive + ["DUOL"]
     add("Tables 1-3, 5-6, section 4.2", "The Perceptron is clearly the fastest learner.",
-        lambda sv, m, t: t[single].idxmin() == "Perceptron", "per set, the least mean time", note=timing)
+        lambda sv, m, t: t[single].idxmin() == "Perceptron", "per set, the least mean time over "
+        f"the 20 permutations; a set where it is within {TIME_TOLERANCE:.0%} of the fastest is a tie",
+        note=timing, ties=lambda t: _time_order(t["Perceptron"], t[single].min()) == 0)
     add("Tables 1-3, 5-6, section 4.2", "agg-ROMMA is significantly slower than the others "
         "(Online-SVM aside).", lambda sv, m, t: t[single].idxmax() == "agg-ROMMA",
-        "per set, the largest mean time among the single-updating learners and DUOL", note=timing)
+        "per set, the largest mean time among the single-updating learners and DUOL (20 "
+        f"permutations); within {TIME_TOLERANCE:.0%} of the slowest is a tie", note=timing,
+        ties=lambda t: _time_order(t["agg-ROMMA"], t[single].max()) == 0)
     add("Tables 1-3, 5-6, section 4.2", "DUOL's efficiency is comparable to PA and ROMMA.",
         lambda sv, m, t: t["DUOL"] <= 2 * t[["PA-I", "PA-II", "ROMMA"]].max(),
         "per set, DUOL's mean time at most twice the slowest of PA-I, PA-II and ROMMA", note=timing)
@@ -780,20 +1147,38 @@ def _zhao_more(key, duol, folder, names):
 
 def _tan_more(key, folder, mean, sets, fig1):
     rows = []
+    from .sparse_cw import PAPER_TABLE2
+
+    def _seconds(text):
+        return sum(float(v) for v in __import__("re").findall(r"\d+\.\d+", str(text)))
+
+    paper_time = {c: PAPER_TABLE2[f"{c}_time"].map(_seconds) for c in ("covtype", "epsilon50k")}
+    paper_err = {c: PAPER_TABLE2[f"{c}_error"] for c in ("covtype", "epsilon50k")}
+    tol = COMPARABLE_POINTS / 100
     dcd = [n for n in sets if min(mean.loc[n].loc[["BCW-L1", "BCW-L2"], "time"]) < mean.loc[n].loc["DCD", "time"]
-           and min(mean.loc[n].loc[["BCW-L1", "BCW-L2"], "test_error"]) <= mean.loc[n].loc["DCD", "test_error"] + 0.01]
+           and min(mean.loc[n].loc[["BCW-L1", "BCW-L2"], "test_error"]) <= mean.loc[n].loc["DCD", "test_error"] + tol]
+    paper_dcd = [c for c in paper_time if paper_time[c][["BCW-L1", "BCW-L2"]].min() < paper_time[c]["DCD"]
+                 and paper_err[c][["BCW-L1", "BCW-L2"]].min() <= paper_err[c]["DCD"] + tol]
     rows.append(_row(key, "Table 2, section 5", "table", "BCW is faster than the batch DCD, with "
-                     "comparable or better accuracy.", "BCW faster than DCD on the three sets",
+                     "comparable or better accuracy.", "Table 2: DCD 29.85 s against BCW-L1 0.47 s "
+                     "on covtype, but DCD 2.62 s against BCW-L1 6.12 s on epsilon-50k: the rule "
+                     f"holds on {len(paper_dcd)} of the paper's 2 sets",
                      f"holds on {len(dcd)} of {len(sets)} ({', '.join(dcd) or 'none'})",
-                     _by_count(len(dcd), len(sets)), "per set, the faster BCW below DCD's mean "
-                     "time and the better BCW within 0.01 of DCD's test error", "sparse_cw/table2"))
+                     _judge(_by_count(len(dcd), len(sets)), _by_count(len(paper_dcd), 2)),
+                     "per set, the faster BCW below DCD's mean time and the better BCW within "
+                     f"{COMPARABLE_POINTS:g} point of DCD's test error; the same rule on the "
+                     "paper's Table 2 (Sigma time plus pass time)", "sparse_cw/table2"))
     fastest = [n for n in sets if mean.loc[n]["time"].idxmin().startswith("BCW")]
+    paper_fastest = [c for c in paper_time if paper_time[c].idxmin().startswith("BCW")]
     rows.append(_row(key, "Table 2, section 5", "table", "BCW achieves the fastest training "
-                     "speed.", "'BCW achieves the fastest training speed' (section 5)",
+                     "speed.", "'BCW achieves the fastest training speed' (section 5); Table 2's "
+                     "fastest: " + ", ".join(f"{c} {paper_time[c].idxmin()} ({paper_time[c].min():.2f} s)"
+                                             for c in paper_time),
                      f"fastest learner per set: " + ", ".join(f"{n} {mean.loc[n]['time'].idxmin()}"
                                                             for n in sets),
-                     _by_count(len(fastest), len(sets)), "per set, the least mean time of all "
-                     "learners (PA and DCD included)", "sparse_cw/table2"))
+                     _judge(_by_count(len(fastest), len(sets)), _by_count(len(paper_fastest), 2)),
+                     "per set, the least mean time of all learners (PA and DCD included); the "
+                     "same rule on the paper's Table 2", "sparse_cw/table2"))
     pa_worse = [n for n in sets if mean.loc[n].loc["PA", "test_error"]
                 > min(mean.loc[n].loc[["BCW-L1", "BCW-L2"], "test_error"])]
     rows.append(_row(key, "Table 2, section 5", "table", "PA, ignoring the covariance, converges "
@@ -815,7 +1200,7 @@ def _tan_more(key, folder, mean, sets, fig1):
     rows.append(_row(key, "Figure 1(a-c)", "figure", "SBCW is more accurate than FGM (which "
                      "ignores the covariance).", "better accuracy than FGM",
                      f"SBCW ahead of FGM on {len(fgm)} of {len(datasets1)} sets",
-                     _by_count(len(fgm), len(datasets1)), "as for the SOFS/sparDCA row",
+                     _by_count(len(fgm), len(datasets1)), "as for the SOFS/sparDCA/L1-SVM row",
                      "sparse_cw/figure1"))
     rows.append(_untestable(key, "Table 1, Table 2, Figure 1", "table", "The results on the "
                             "paper's data sets (covtype, epsilon, real-sim, rcv1, astro-ph, URL; "
@@ -825,15 +1210,139 @@ def _tan_more(key, folder, mean, sets, fig1):
     return rows
 
 
+_STAND_IN_CC = ("stand-in data: our 3 NLP tasks differ from the report's (20newsgroup's topic "
+                "is our choice, MovieReviews is v2.0, Reuters' 'money' is read as money-fx) and "
+                "the positive classes are our reading (issue 28 item 9)")
+_UPDATE_READING = ("protocol difference: our reading of the paper updates the regularized "
+                   "learners on mistakes only, PA on every margin error; 'other readings' gives "
+                   "the every-round variant (ours) where it was run")
+_TAN_STAND_IN = ("stand-in data: the paper's six data sets are not available; stand-ins of "
+                 "similar shape")
+_SBCW = ("suspected defect: SBCW stays at the majority-class rate at every budget on the "
+         "20 Newsgroups and Reuters stand-ins (issue 28 item 7, not yet explained); and stand-in "
+         "data (tf-idf text)")
+_TIMING = ("implementation-dependent: olearn's compiled learners against the paper's Matlab; "
+           "the order of millisecond timings is not the paper's claim about its algorithms")
+#: the cause of each "does not" / "in part": (paper, start of the claim) -> cause (:data:`CAUSES`)
+CAUSE_NOTES = {
+    ("carvalho2006single", "MBW can reach results"): _STAND_IN_CC,
+    ("carvalho2006single", "The non-voted Winnows beat"): _STAND_IN_CC,
+    ("carvalho2006single", "The non-voted Winnows do better"): _STAND_IN_CC,
+    ("carvalho2006single", "MBW beats the other non-voted"): "real non-reproduction: on the "
+        "same UCI sets with Table 3's parameters MBW only ties BW",
+    ("carvalho2006single", "Voting considerably improves"): "real non-reproduction: voting PA "
+        "does not raise its mean F1 on the same non-NLP sets",
+    ("carvalho2006single", "The voted Perceptron typically"): _STAND_IN_CC,
+    ("carvalho2006single", "MBW and voted MBW"): _STAND_IN_CC,
+    ("carvalho2006single", "Performance improves as P"): "protocol difference: one 80/20 split "
+        "per set and our budgets; the differences are a few tenths of a point",
+    ("carvalho2006single", "Reuters is the only set"): _STAND_IN_CC,
+    ("carvalho2006single", "EFS with P = 0.9"): _STAND_IN_CC,
+    ("shen2009regularized", "The regularized online algorithms outperform"): _UPDATE_READING,
+    ("shen2009regularized", "The difference in accuracy"): _UPDATE_READING,
+    ("shen2009regularized", "The method with L2 norm constraint slightly"): _UPDATE_READING,
+    ("shen2009regularized", "By ensuring a large margin"): _UPDATE_READING,
+    ("shen2009regularized", "The results are similar"): "protocol difference: the audit's "
+        "0.5-point tolerance for 'similar' (within the board's 1 point it reproduces)",
+    ("shen2009regularized", "In most cases, the regularized"): _UPDATE_READING,
+    ("shen2009regularized", "[Information gain's]"): "real non-reproduction on 20NG (the same "
+        "data); SRAA is replaced by a 20NG stand-in",
+    ("shen2009regularized", "The game-theoretic"): "real non-reproduction: inside the noise "
+        "on USPS and 20NG; SRAA replaced by a 20NG stand-in",
+    ("shen2009regularized", "[L1] becomes unstable"): _UPDATE_READING,
+    ("shen2009regularized", "The L1-constrained learner shows slightly"): "real "
+        "non-reproduction: inside the noise on 20NG and the SRAA stand-in",
+    ("shen2009regularized", "The accuracy of our regularized"): "real non-reproduction on "
+        "USPS (the same data)",
+    ("shen2009regularized", "The L1 constrained method"): "protocol difference: Figure 3 "
+        "reads the weights of trial 0, where the tuned constraint does not bind (issue 28 item 8)",
+    ("shen2009regularized", "The PA algorithm still"): "protocol difference: Figure 3 reads "
+        "the weights of trial 0, where the tuned constraint does not bind (issue 28 item 8)",
+    ("crammer2009arow", "AROW has the best mean rank"): "protocol difference: which PA (the "
+        "paper does not say); with plain PA it reproduces",
+    ("crammer2009arow", "With little label noise"): "protocol difference: which PA (the paper "
+        "does not say); with plain PA it reproduces",
+    ("tan2016sparse", "BCW is much faster"): _TAN_STAND_IN + "; " + _TIMING,
+    ("tan2016sparse", "BCW is about as accurate"): _TAN_STAND_IN,
+    ("tan2016sparse", "PA, ignoring the covariance"): _TAN_STAND_IN,
+    ("tan2016sparse", "SBCW selects features"): _SBCW,
+    ("tan2016sparse", "SBCW is more accurate than FGM"): _SBCW,
+    ("tan2016sparse", "SBCW trains as fast"): _TIMING + "; " + _TAN_STAND_IN,
+    ("zhao2009duol", "The aggressive learners (agg-ROMMA, PA-I, PA-II) make"): "real "
+        "non-reproduction: the same LIBSVM/UCI sets and the paper's parameters (a1a for a7a)",
+    ("zhao2009duol", "agg-ROMMA is significantly slower"): _TIMING,
+    ("zhao2009duol", "Online-SVM's running time"): _TIMING,
+}
+
+
+def _add_causes(rows):
+    for row in rows:
+        if row["verdict"] in ("does not", "in part") and not row["cause"]:
+            row["cause"] = next((cause for (paper, start), cause in CAUSE_NOTES.items()
+                                 if row["paper"] == paper and row["claim"].startswith(start)), "")
+    return rows
+
+
 def scoreboard(results, l1_seconds=None):
     """Every claim of the five papers with its verdict (one row per claim; :data:`COLUMNS`)."""
     rows = (carvalho_claims(results) + shen_claims(results, l1_seconds)
             + crammer_claims(results) + tan_claims(results) + zhao_claims(results))
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(_add_causes(rows), columns=list(COLUMNS))
 
 
-def counts(board):
-    """Claims per paper and verdict, with a total column."""
+def flipped_folds(keys=("Congressional", "WiscBreast"), learners=None):
+    """Carvalho and Cohen's cross-validation (Tables 4 and 5's learners, the stored run's
+    folds and seeds) on the data sets ``keys`` with the *other* class as the positive one
+    (issue 28 item 9: the report does not say which class is positive, and F1 depends on it).
+    The SVM runs as in the stored run (scaled on :data:`single_pass.SVM_SCALED`);
+    ``learners`` (names) keeps a subset of the learners."""
+    from . import single_pass as sp
+    from .. import datasets
+
+    frames = []
+    for key in keys:
+        group, name, positive, note = sp.DATASETS[key]
+        labels = np.unique(np.asarray(datasets.load(name).y))
+        other = next(v for v in labels if v != positive)
+        chosen = {**sp.online_learners(), **sp.batch_learners(svm_scaled=key in sp.SVM_SCALED)}
+        if learners is not None:
+            chosen = {k: v for k, v in chosen.items() if k in learners}
+        sp.DATASETS[key] = (group, name, other, note)
+        try:
+            frames.append(sp.cross_validate(key, chosen))
+        finally:
+            sp.DATASETS[key] = (group, name, positive, note)
+    return pd.concat(frames, ignore_index=True)
+
+
+def positive_class_sensitivity(results, flipped):
+    """The F1 of each learner on the data sets of ``flipped`` (:func:`flipped_folds`) with the
+    stored run's positive class and with the other one, beside the report's (Tables 4-5), and
+    the Carvalho and Cohen rows whose verdict changes when those sets use the other class.
+    Returns ``(f1, changed)``."""
+    from . import single_pass as sp
+
+    stored = pd.read_csv(Path(results) / "single_pass" / "cv_folds.csv")
+    keys = list(flipped["dataset"].unique())
+    ours, other = sp.f1_table(stored).loc[keys], sp.f1_table(flipped).loc[keys]
+    paper = pd.concat([sp.PAPER_TABLE4, sp.PAPER_TABLE5.drop(columns=["MBW", "v-MBW"])],
+                      axis=1).loc[keys]
+    f1 = pd.DataFrame({"stored positive class": ours.stack(), "other class": other.stack(),
+                       "paper": paper[ours.columns].stack()})
+    swapped = pd.concat([stored[~stored["dataset"].isin(keys)], flipped], ignore_index=True)
+    before = pd.DataFrame(carvalho_claims(results))
+    after = pd.DataFrame(carvalho_claims(results, folds=swapped))
+    changed = before.loc[before["verdict"] != after["verdict"], ["claim", "verdict"]]
+    changed["with the other positive class"] = after.loc[changed.index, "verdict"]
+    return f1, changed
+
+
+def counts(board, experimental=None):
+    """Claims per paper and verdict, with a total column. ``experimental=True`` counts the
+    experimental claims only (tables, figures, prose), ``False`` the definitions, theorems
+    and settings only (:data:`NON_EXPERIMENTAL`), ``None`` every row."""
+    if experimental is not None:
+        board = board[board["kind"].isin(NON_EXPERIMENTAL) != experimental]
     table = (board.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
              .reindex(index=list(PAPERS), columns=list(VERDICTS), fill_value=0))
     table.insert(0, "claims", table.sum(axis=1))
@@ -866,15 +1375,49 @@ def for_reader(table):
     return table
 
 
+#: the columns of the board's HTML tables and their widths (they fit a 688-px column)
+HTML_COLUMNS = (("where", "17%"), ("claim", "49%"), ("verdict", "15%"), ("cause", "19%"))
+
+
+def _details(row):
+    from html import escape
+
+    items = [("the paper", row["paper_says"]), ("ours", row["ours"]),
+             ("rule", row["why"])]
+    if row["cause"]:
+        items.append(("cause", row["cause"]))
+    if row["alternative"]:
+        items.append(("other readings", row["alternative"]))
+    body = "".join(f'<dt>{k}</dt><dd style="margin-left:1em">{escape(str(v))}</dd>'
+                   for k, v in items)
+    page = f'<a href="{row["page"]}.html">{escape(row["page"])}</a>'
+    return (f"<details><summary>numbers, rule and page</summary><dl>{body}"
+            f'<dt>page</dt><dd style="margin-left:1em">{page}</dd></dl></details>')
+
+
 def claims_html(board):
-    """The board as HTML for the book: one section per paper headed by its name, the ``page``
-    column linking to the page (no BibTeX key is shown)."""
+    """The board as HTML for the book: one section per paper headed by its name; four narrow
+    columns (where, claim, verdict, cause category) in a fixed layout whose text wraps, and
+    per row a dropdown with the paper's numbers, ours, the rule, the full cause, the other
+    readings and the link to the page (no BibTeX key is shown)."""
+    from html import escape
+
     parts = []
+    cols = "".join(f'<col style="width:{w}">' for _, w in HTML_COLUMNS)
+    head = "".join(f"<th>{c}</th>" for c, _ in HTML_COLUMNS)
     for paper, part in board.groupby("paper", sort=False):
-        shown = part.assign(page=[f'<a href="{p}.html">{p}</a>' for p in part["page"]])
-        shown = shown[[c for c in COLUMNS if c != "paper"]]
-        parts.append(f"<h3>{paper_name(paper)}</h3>" + shown.to_html(
-            index=False, escape=False, border=0, classes="table scoreboard"))
+        rows = []
+        for _, row in part.iterrows():
+            category = next((c for c in CAUSES if row["cause"].startswith(c)), "")
+            verdict = row["verdict"] + (" *" if row["alternative"] else "")
+            rows.append(f"<tr><td>{escape(row['where'])}</td><td>{escape(row['claim'])}"
+                        f"{_details(row)}</td><td>{escape(verdict)}</td>"
+                        f"<td>{escape(category)}</td></tr>")
+        parts.append(f"<h3>{paper_name(paper)}</h3>"
+                     '<table class="table scoreboard" style="table-layout:fixed;width:100%;'
+                     'word-wrap:break-word;overflow-wrap:anywhere">'
+                     f"<colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead>"
+                     f"<tbody>{''.join(rows)}</tbody></table>")
     return "\n".join(parts)
 
 
@@ -889,6 +1432,9 @@ def check(board, book):
         assert (book / f"{page}.ipynb").exists(), page
         assert f"file: {page}" in toc, page
     assert not board[["claim", "verdict", "page"]].isna().any().any()
+    failing = board[board["verdict"].isin(["does not", "in part"])]
+    missing = failing[~failing["cause"].str.startswith(CAUSES)]
+    assert missing.empty, f"no cause for: {missing['claim'].tolist()}"
     return True
 
 
@@ -898,7 +1444,7 @@ THEOREM_CHECKS = {
     "regularized/theory": ("from olearn.bounds", "invariant"),
     "arow/bound": "arow_bound",
     "sparse_cw/sbcw": "model.theta_",
-    "duol/theory": "assert_theorems_1_2",
+    "duol/theory": ("assert_theorems_1_2", "theorem3_corrected"),
     "single_pass/voting": "assert np.allclose(voted.coef_",
     "single_pass/winnow": "np.allclose(mbw.u_",
     "single_pass/efs": "get_support",
@@ -952,3 +1498,24 @@ def theorem_pages_assert(board, book):
         assert any("assert" in c for c in cells), f"{page} asserts nothing"
     return True
 
+
+
+if __name__ == "__main__":
+    # issue 28 item 9, the Reuters task: F1 of four learners with money-fx positive (the
+    # stored run) and with the rest positive, beside the report's Table 4 (about a minute)
+    import sys
+    import warnings
+
+    from . import single_pass as sp
+
+    keys = tuple(sys.argv[1:]) or ("Reuters",)
+    names = ("MBW", "BW", "PA", "v-MBW")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        flipped = flipped_folds(keys, learners=names)
+    stored = sp.f1_table(pd.read_csv(Path("book/results/single_pass/cv_folds.csv")))
+    for key in keys:
+        print(pd.DataFrame({"stored positive class": stored.loc[key, list(names)],
+                            "other class": sp.f1_table(flipped).loc[key, list(names)],
+                            "paper": sp.PAPER_TABLE4.loc[key, list(names)]}).round(1)
+              .rename_axis(key).to_string())

@@ -856,27 +856,30 @@ def winnow_decision(X, n_rows, columns, m, e, seen, theta, out):
         out[t] = s if K == 0 else math.ldexp(s, CHUNK * K)
 
 
-def _from_log(logw):
-    """Mantissa/exponent form of weights given by their natural logarithm."""
-    logw = np.asarray(logw, dtype=np.float64)
-    finite = np.isfinite(logw)
-    e = np.zeros(logw.shape[0], dtype=np.int64)
-    e[finite] = np.floor(logw[finite] / LN_CHUNK).astype(np.int64)
-    m = np.where(finite, np.exp(np.where(finite, logw - e * LN_CHUNK, 0.0)), 0.0)
-    # the float may round onto the range boundary: fold it back
-    hi = m >= HI
-    m[hi] *= LO
-    e[hi] += 1
-    lo = (m < LO) & (m > 0)
-    m[lo] *= HI
-    e[lo] -= 1
-    return np.where(e != 0, -m, m), e
+def exact_weight(value):
+    """``(m, e)`` with ``value = |m| 2**(CHUNK e)`` exactly, ``|m|`` in ``[LO, HI)``
+    and ``e = 0`` whenever ``value`` is (``m`` negated iff ``e != 0``), for a
+    finite ``value > 0``.
+
+    From ``math.frexp``: ``value = f 2**p`` with ``f`` in ``[1/2, 1)``; out of
+    ``[LO, HI)``, ``e = floor((p - 1) / CHUNK)`` puts ``p - CHUNK e`` in
+    ``[1, CHUNK]``, so ``|m| = f 2**(p - CHUNK e)`` is in ``[1, HI)``, a
+    normal float, exact (a power-of-two scaling).  The former
+    ``exp(log theta0)`` rounded (3.0000000000000004 for 3), which flipped the
+    exact ties of the threshold (issue 26, item 6).
+    """
+    value = float(value)
+    if LO <= value < HI:
+        return value, 0
+    f, p = math.frexp(value)
+    e = (p - 1) // CHUNK
+    return -math.ldexp(f, p - CHUNK * e), e
 
 
 def _constant(d, value):
-    """``d`` weights equal to ``value`` (> 0), in mantissa/exponent form."""
-    m, e = _from_log(np.array([math.log(value)]))
-    return np.full(d, m[0]), np.full(d, e[0])
+    """``d`` weights equal to ``value`` (> 0) exactly, in mantissa/exponent form."""
+    m, e = exact_weight(value)
+    return np.full(d, m), np.full(d, e, dtype=np.int64)
 
 
 def _column(array, col):
@@ -1032,11 +1035,15 @@ class WinnowClassifier(OnlineClassifier):
     def _model_arrays(self):
         return (self._m,)
 
-    def _scores(self, X, m, e):
+    def _scores(self, X, m, e, rows=None, seen=None):
+        """Test-time scores of ``X`` under the model ``(m, e)``; ``rows`` (a
+        CSR triple) and ``seen`` replace ``X``'s and the mask when ``(m, e)``
+        holds only some features (:meth:`_averaged_decision`)."""
         check_non_negative(self, X)
         out = np.empty(X.shape[0])
-        winnow_decision(compiled_rows(X), X.shape[0], self._columns, m, e,
-                        self._seen, float(self.theta), out)
+        winnow_decision(compiled_rows(X) if rows is None else rows, X.shape[0],
+                        self._columns, m, e,
+                        self._seen if seen is None else seen, float(self.theta), out)
         return out
 
     def _decision(self, X):
@@ -1100,7 +1107,20 @@ class WinnowClassifier(OnlineClassifier):
         return _column(m, 0), _column(e, 0), _column(m, 1), _column(e, 1)
 
     def _averaged_decision(self, X):
-        return self._scores(X, *self._average_state())
+        """The vote's scores.  CSR rows in O(nnz(X)): the vote of the features
+        in ``X`` and of the always-on one only (:func:`vote_average` is per
+        feature: bit for bit the full vote's), scored with ``X``'s columns
+        renumbered onto them; dense rows, O(d) each anyway, on the full vote."""
+        credits = int(self._istate[CREDITS])
+        if not sp.issparse(X) or credits == 0:
+            return self._scores(X, *self._average_state())
+        cols = np.unique(X.indices)
+        keep = np.append(cols, self._m.shape[0] - 1)   # the always-on feature last
+        m, e = vote_average(self._acc[keep], self._acce[keep], self._m[keep],
+                            self._e[keep], credits)
+        local = (X.data, np.searchsorted(cols, X.indices).astype(X.indices.dtype),
+                 X.indptr)
+        return self._scores(X, m, e, rows=local, seen=self._seen[cols])
 
 
 class PositiveWinnow(WinnowClassifier):

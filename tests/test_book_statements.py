@@ -1,0 +1,70 @@
+"""Statements of the book that issue 27 found wrong, checked against what the library computes.
+
+- arow/derivation: an AROW update moves the margin by l_t v_t / (v_t + r), so a direction the
+  learner is confident about (small v_t) barely moves and a new one moves by nearly l_t; the
+  page said the opposite. CW's constraint is y mu.x >= phi x'Sigma x, not a margin of 1.
+- single_pass/winnow_bound: the disjunction form's c is ((alpha-1) theta a_max + (1-beta)
+  theta a_min) / ln alpha; the page printed only the equal-length shortcut (alpha-beta) theta
+  a_max / ln alpha, about twice the exact c on w7a, and said the Perceptron's mistakes grow
+  "like d".
+- opening: "mistake bounds are regret bounds ... against the hinge loss of u", false for PA-I.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+
+from olearn import AROW
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+
+
+def markdown(page):
+    nb = json.loads((BOOK / f"{page}.ipynb").read_text())
+    return " ".join(" ".join("".join(c["source"]) for c in nb["cells"]
+                             if c["cell_type"] == "markdown").split())
+
+
+def margin_move(x, r, seen):
+    """How far one AROW update moves the margin of x, after `seen` rounds on the first axis."""
+    est = AROW(r=r)
+    X0 = np.array([[1.0, 0.0]] * seen + [[1.0, 0.0]])
+    y0 = np.ones(len(X0))
+    est.partial_fit(X0[:1], y0[:1], classes=[-1, 1])
+    if seen:
+        est.partial_fit(X0[1:seen + 1], y0[1:seen + 1])
+    before = est.coef_.ravel() @ x
+    est.partial_fit(-x[None, :], np.array([1.0]))  # a mistake on -x
+    return abs(est.coef_.ravel() @ x - before), x @ est.covariance_ @ x
+
+
+def test_arow_moves_a_new_direction_more_than_a_confident_one():
+    # the first axis has been seen many times (small variance), the second never
+    confident, _ = margin_move(np.array([1.0, 0.0]), r=1.0, seen=20)
+    new, _ = margin_move(np.array([0.0, 1.0]), r=1.0, seen=20)
+    assert new > 5 * confident
+    text = markdown("arow/derivation")
+    assert "gets a step close to $\\ell_t/r$, a new direction a smaller one" not in text
+    assert "the margin barely moves" in text and "CW does, by its constraint" not in text
+
+
+def test_winnow_bound_states_the_exact_c_and_the_perceptron_growth_it_computed():
+    text = markdown("single_pass/winnow_bound")
+    assert "c \\approx" not in text
+    assert ("c = \\frac{(\\alpha - 1)\\,\\theta\\, a_{\\max} + (1 - \\beta)\\,\\theta\\, a_{\\min}}"
+            "{\\ln \\alpha}") in text
+    assert "Perceptron's like $d$" not in text and "wb_growth_perceptron" in text
+
+
+def test_the_opening_does_not_call_every_mistake_bound_a_regret_bound():
+    text = markdown("opening/online_learning")
+    assert "Mistake bounds are regret bounds" not in text
+    assert "not, in general, regret bounds" in text
+
+
+def test_the_bibliography_carries_no_working_note():
+    # the Shen and Dietterich entry showed "The stored copy has no title page..." to readers
+    import re
+    bib = (BOOK / "references.bib").read_text()
+    notes = re.findall(r"^\s*note\s*=\s*\{(.*)\}", bib, re.M)
+    assert not [n for n in notes if re.search(r"stored|copy|extraction|we ", n, re.I)], notes

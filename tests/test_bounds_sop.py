@@ -1,0 +1,43 @@
+"""olearn.bounds.sop_bound: Theorem 1 of the second-order Perceptron paper on finished runs."""
+import numpy as np
+import pytest
+
+from olearn import SOP
+from olearn.bounds import drifting_stream, sop_bound
+
+
+@pytest.fixture(scope="module")
+def stream():
+    X, y, U = drifting_stream(600, 8, 1e-9, 5.0, 1.0, random_state=0)
+    return X, y, U[0]
+
+
+def test_the_bound_holds_and_its_terms_are_the_theorem(stream):
+    X, y, u = stream
+    run = SOP(a=1.0).fit(X, y)
+    check = sop_bound(run, X, y, u)
+    assert check.holds and check.observed == np.sum(run.margins_ <= 0) > 0
+    mistakes = run.margins_ <= 0
+    Xm = X[mistakes]
+    log_det = np.linalg.slogdet(np.eye(8) + Xm.T @ Xm)[1]      # a = 1: ln det(I + X'X)
+    assert np.isclose(check.terms["log_det"], log_det)
+    c = check.terms["scale"]
+    expected = (np.maximum(0, 1 - c * y * (X @ u)).sum()
+                + c * np.sqrt((u @ u + np.sum((Xm @ u) ** 2)) * log_det))
+    assert np.isclose(check.bound, expected)
+
+
+def test_a_bound_of_the_wrong_size_is_caught(stream):
+    # on a separable stream with margin 1 the bound is at most sqrt(quad * log_det) < T
+    X, y, u = stream
+    check = sop_bound(SOP(a=1.0).fit(X, y), X, y, u)
+    assert check.bound < len(y)
+
+
+def test_another_stream_is_refused(stream):
+    X, y, u = stream
+    run = SOP(a=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="record implies"):
+        sop_bound(run, X[::-1].copy(), y[::-1].copy(), u)
+    with pytest.raises(ValueError, match="covariance='diag'"):
+        sop_bound(SOP(covariance="diag").fit(X, y), X, y, u)
