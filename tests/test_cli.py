@@ -125,6 +125,9 @@ def test_csv_with_header(tmp_path):
     code, text = run(["train", path, "--learner", "Perceptron"])
     ref = Perceptron().fit(X, y)
     assert code == 0 and f"500 rounds, {ref.n_mistakes_:,} mistakes" in text
+    assert run(["train", path, "--n-features", "5", "--quiet"])[0] == 0
+    code, text = run(["train", path, "--n-features", "8"])   # would not widen a CSV
+    assert code == 2 and text == ""
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -270,7 +273,8 @@ def test_zero_based_option(tmp_path, capsys):
     zero = write_svm(tmp_path / "zero.svm", X, y, zero_based=True)
     if sp.csr_matrix(X)[:, 0].nnz:
         code, _ = run(["train", zero, "--zero-based", "false"])
-        assert code == 2 and "index 0" in error_line(capsys)
+        err = error_line(capsys)
+        assert code == 2 and "index 0" in err and "--zero-based true or auto" in err
     code, _ = run(["train", one, "--zero-based", "maybe"])
     assert code == 2 and "--zero-based" in error_line(capsys)
 

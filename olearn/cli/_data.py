@@ -84,7 +84,8 @@ class InputFile:
         try:
             yield from libsvm_blocks(self.path, zero_based, BLOCK_BYTES)
         except ValueError as err:  # names the file and the line
-            message = str(err)
+            message = str(err).replace("pass zero_based=True or 'auto'",
+                                       "pass --zero-based true or auto")
             raise UsageError(message if message.startswith(str(self.path))
                              else f"{self.path}: {message}") from None
         except (OSError, EOFError) as err:  # a truncated or corrupt .gz/.bz2

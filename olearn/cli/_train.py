@@ -148,6 +148,10 @@ def check_options(args):
 
 def check_widths(args, train_file, test_file, shift):
     width = train_file.width(shift)
+    if train_file.format == "csv" and args.n_features not in (None, width):
+        raise UsageError(f"{train_file.path}: a CSV file has {width:,} features (its "
+                         "columns after the label); --n-features is for LIBSVM files: "
+                         "leave it out")
     if args.n_features is not None and args.n_features < width:
         raise UsageError(f"{train_file.path}: {width:,} features (its largest index), more "
                          f"than --n-features {args.n_features}: pass --n-features {width} "
