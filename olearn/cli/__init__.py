@@ -1,7 +1,8 @@
 """The command line: learn a LIBSVM or CSV file in one online pass, streamed.
 
     olearn train FILE --learner NAME [--param KEY=VALUE ...] [--n-epochs N]
-                 [--shuffle [--random-state S]] [--test FILE] [--zero-based WHICH]
+                 [--shuffle [--random-state S] | --stream] [--test FILE]
+                 [--zero-based WHICH]
                  [--save-model PATH] [--save-record PATH] [--quiet]
     olearn compile [--learner NAME ...]
 
@@ -13,11 +14,12 @@ scikit-learn's ``load_svmlight_file``; or CSV with the label in the first
 column; the format is told from the first line) so that a bad value, a NaN,
 a third label or a test file wider than the training file is reported
 before learning.  Then the learner sees the rows in file order through
-``partial_fit``, the file read again in blocks (memory flat in its size;
-each epoch re-reads it), in chunks whose sizes double from 1,024 up to
-``--chunk-size``; the progress printed after each chunk (rows seen,
-mistakes, mistake rate, updates, seconds) is the learner's own running
-count.  ``--shuffle`` reads the whole file into memory and learns a new
+``partial_fit`` in chunks whose sizes double from 1,024 up to
+``--chunk-size``.  A file whose parsed form fits in half the memory left is
+read once, whole, and kept; a larger one (or any with ``--stream``) is read
+again in blocks (memory flat in its size; each epoch re-reads it).  The
+progress printed after each chunk (rows seen, mistakes, mistake rate,
+updates, seconds) is the learner's own running count.  ``--shuffle`` reads the whole file into memory and learns a new
 permutation every epoch.  ``--test`` scores a held-out file, read in the
 training file's index convention, with the final model; ``--save-model``
 pickles the estimator and ``--save-record`` writes the per-round record
@@ -102,6 +104,11 @@ def build_parser():
                         "whole file in memory)")
     t.add_argument("--random-state", type=seed, default=None,
                    help="seed of --shuffle's orders (0 to 2**32 - 1)")
+    t.add_argument("--stream", action="store_true",
+                   help="read the file in blocks even if it fits in memory (by default "
+                        "a file whose parsed form fits in half the memory left is read "
+                        "once and kept; a larger one is read in blocks, once to check "
+                        "it and once per epoch)")
     t.add_argument("--chunk-size", type=positive_int, default=65536,
                    help="largest number of rows per partial_fit call")
     t.add_argument("--test", help="held-out file scored with the final model")
