@@ -36,6 +36,7 @@ is printed as one line ``olearn: error: ...`` naming the fix, with exit
 status 2.
 """
 import argparse
+import re
 import signal
 import sys
 
@@ -51,8 +52,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors in the command line's one-line form."""
 
     def error(self, message):
-        print(f"olearn: error: {message} (olearn {self.prog.split()[-1]} --help "
-              "lists the options)", file=sys.stderr)
+        print(f"olearn: error: {message} ({self.prog} --help lists the options)",
+              file=sys.stderr)
         sys.exit(2)
 
 
@@ -76,12 +77,17 @@ def seed(text):
     return value
 
 
+def _plain(text):
+    """A docstring paragraph without its reST markup, for ``--help``."""
+    return re.sub(r":\w+:`~?([^`]*)`", r"\1", text).replace("``", "").strip()
+
+
 def build_parser():
     parser = _Parser(prog="olearn",
                      description="Online learning from a LIBSVM or CSV file.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     t = sub.add_parser("train", help="learn a file in one online pass (or several)",
-                       description=__doc__.split("\n\n")[2].strip())
+                       description=_plain(__doc__.split("\n\n")[2]))
     t.add_argument("file", help="training data: LIBSVM (also .gz/.bz2) or CSV, label first")
     t.add_argument("--learner", default="Perceptron",
                    help="an estimator of olearn.__all__ (default: Perceptron)")
@@ -98,7 +104,7 @@ def build_parser():
                    help="number of features (LIBSVM; default: the training file's "
                         "largest index)")
     t.add_argument("--n-epochs", type=positive_int, default=1,
-                   help="passes over the file (each re-reads it)")
+                   help="passes over the file (a streamed file is read again for each)")
     t.add_argument("--shuffle", action="store_true",
                    help="a new random order of the rows in every epoch (holds the "
                         "whole file in memory)")
