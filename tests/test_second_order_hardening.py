@@ -124,6 +124,27 @@ def test_a_variance_that_underflows_is_an_error_not_a_zero(diagonal):
     assert est.n_rounds_ == 1 and (est.covariance_ > 0).all()
 
 
+def test_a_full_covariance_that_lost_positive_definiteness_is_an_error():
+    """Full covariance, a feature at 1e6-1e12 beside features of about 1: the
+    rank-one updates cancel to all 16 digits and ``x' Sigma x`` comes out
+    <= 0 on a later row, which the pass skipped in silence (no update, a
+    prediction from a meaningless score).  It now stops there, names the
+    cause and the fix, and keeps the model of the rounds before."""
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((60, 4))
+    X[:, 0] *= 10.0 ** rng.uniform(6, 12, 60)
+    y = np.where(X[:, 1] > 0, 1, 0)
+    est = AROW()
+    with pytest.raises(NonFiniteModelError, match="positive definiteness") as error:
+        est.fit(X, y)
+    t = error.value.round - 1
+    assert est.n_rounds_ == t and t > 0
+    prefix = AROW().fit(X[:t], y[:t])
+    assert_array_equal(est.coef_, prefix.coef_)
+    x = X[t]
+    assert x @ prefix.covariance_ @ x <= 0      # the row it stopped on
+
+
 def test_the_variance_form_is_the_plain_one_on_a_normal_stream():
     """Where the subtraction keeps more than half of ``Sigma_jj`` the pass
     writes it as before: on a stream whose rows spread ``chi`` over many

@@ -14,9 +14,10 @@ nonnegative terms of ``chi``), so with ``share_j = s_j^2 / Sigma_jj <= chi``
     q = 1 - beta chi = 1 / (1 + gamma chi) > 0.
 
 In floating point the first form cancels when one feature carries nearly all
-of ``chi`` (``beta share_j`` close to 1): a feature of -1.2e10 left
-``Sigma_jj = -2.2e-16`` where the exact value is about 1e-20, and a feature
-of 1e8 left exactly 0 (issue 26, item 1).  The last form is a sum of two
+of ``chi`` (``beta share_j`` close to 1): with ``Sigma_0 = I`` and ``r = 1``
+(AROW) a feature of -8.3e9 left ``Sigma_jj = -2.2e-16`` where the exact
+value is 1.4e-20, and a feature of 1e8 left exactly 0 where it is 1e-16
+(issue 26, item 1).  The last form is a sum of two
 nonnegative terms, ``q > 0`` computed as a quotient of positive numbers and
 ``beta max(0, chi - share_j)`` (the clamp only undoes rounding in ``chi``,
 and only raises the value), times ``Sigma_jj > 0``: it is at least

@@ -55,7 +55,7 @@ Diagonal covariance (``covariance="diag"``)
     Both keep ``Sigma_jj > 0``, in floating point too.  The first divides by
     ``1 + gamma Sigma_jj x_j^2 >= 1``.  In the second ``beta Sigma_jj x_j^2
     <= beta chi < 1``, but the subtraction cancels when one feature carries
-    nearly all of ``chi`` (a feature of -1.2e10 left ``Sigma_jj = -2.2e-16``,
+    nearly all of ``chi`` (a feature of -8.3e9 left ``Sigma_jj = -2.2e-16``,
     and every later row using it had ``x' Sigma x < 0`` and was never
     learned); where it would lose more than half of ``Sigma_jj`` the pass
     writes it as ``Sigma_jj (1/(1 + gamma chi) + beta (chi - Sigma_jj
