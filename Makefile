@@ -39,9 +39,12 @@ book: $(STAMP)
 # The PDF edition, book/_build/latex/olearn.pdf: the same sources through Jupyter Book's LaTeX
 # builder (XeLaTeX, TeX Live from Debian: texlive-xetex texlive-latex-extra texlive-fonts-extra
 # tex-gyre fonts-freefont-otf latexmk xindy), then checked by tests/pdf_check.py (cover, raw TeX,
-# unresolved references, figures, pages rendered with pdftoppm). Tracked files untouched.
+# unresolved references, figures, pages rendered with pdftoppm). Pages come from the book's
+# jupyter-cache as for `make book` (after `make test` or `make book`, none is executed again).
+# Tracked files untouched.
 pdf: $(STAMP)
 	@before=$$(git status --porcelain 2>/dev/null); \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) tests/book_cache.py prepare $(BOOK) || exit 1; \
 	OLEARN_QUICK=1 MPLBACKEND=Agg $(JB_BUILD) --builder pdflatex $(BOOK) || exit 1; \
 	after=$$(git status --porcelain 2>/dev/null); \
 	[ "$$before" = "$$after" ] || { echo "make pdf: the build changed the working tree:"; \

@@ -76,12 +76,20 @@ def load_average():
 
 
 def baseline_module(rev):
-    """``olearn/linear/winnow.py`` at git revision ``rev``, imported on its own."""
+    """The compiled pass at git revision ``rev``, imported on its own:
+    ``olearn/linear/_winnow_pass.py`` where the revision has it (its helpers
+    from today's modules), else the whole ``olearn/linear/winnow.py``."""
     root = HERE.parent
-    source = subprocess.run(["git", "show", f"{rev}:olearn/linear/winnow.py"],
-                            cwd=root, check=True, capture_output=True,
-                            text=True).stdout
+    for name in ("_winnow_pass.py", "winnow.py"):
+        shown = subprocess.run(["git", "show", f"{rev}:olearn/linear/{name}"],
+                               cwd=root, capture_output=True, text=True)
+        if shown.returncode == 0:
+            source = shown.stdout
+            break
+    else:
+        raise SystemExit(f"no Winnow pass at revision {rev}")
     source = source.replace("from ..", "from olearn.")  # olearn's own modules
+    source = source.replace("from ._", "from olearn.linear._")
     path = Path(tempfile.mkdtemp()) / "winnow_baseline.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("winnow_baseline", path)

@@ -123,6 +123,8 @@ class OMDRun:
     holds to round-off (``identity_gap``), and dropping ``-final <= 0`` and
     ``-correction <= 0`` (Bregman projections onto sets holding ``u``) is the
     lemma's bound ``linear_regret <= initial + growth + stability``.
+    ``per_round`` holds, for every update round ``t``, the three per-round terms
+    (``linear``, ``stability``, ``correction``) and ``w_next_sq = ||w_{t+1}||^2``.
     """
 
     w: np.ndarray
@@ -169,6 +171,7 @@ def omd(X, y, mirror, rule, w1, u=None):
     u = np.zeros_like(w) if u is None else np.asarray(u, dtype=float)
     run = OMDRun(w=w, mistakes=np.zeros(len(y), bool), updates=np.zeros(len(y), bool))
     run.initial = bregman(mirror, u, w)
+    record = {"t": [], "linear": [], "stability": [], "correction": [], "w_next_sq": []}
     for t in range(len(y)):
         mistake, step, grow, project = rule(w, X[t], y[t], mirror)
         run.mistakes[t] = mistake
@@ -184,9 +187,14 @@ def omd(X, y, mirror, rule, w1, u=None):
         if project is not None:
             w_next = project(w_next)
         c = theta - mirror.grad(w_next)
-        run.linear_regret += float(step @ (w - u))
-        run.stability += float(step @ (w - w_next)) - bregman(mirror, w_next, w)
-        run.correction += float(c @ (w_next - u))
+        terms = (float(step @ (w - u)),
+                 float(step @ (w - w_next)) - bregman(mirror, w_next, w),
+                 float(c @ (w_next - u)))
+        run.linear_regret += terms[0]
+        run.stability += terms[1]
+        run.correction += terms[2]
+        for key, value in zip(record, (t, *terms, float(w_next @ w_next))):
+            record[key].append(value)
         w = w_next
         if grow == "after":
             before = bregman(mirror, u, w)
@@ -194,6 +202,7 @@ def omd(X, y, mirror, rule, w1, u=None):
             run.growth += bregman(mirror, u, w) - before
     run.w = w
     run.final = bregman(mirror, u, w)
+    run.per_round = {key: np.asarray(value) for key, value in record.items()}
     return run
 
 

@@ -611,17 +611,46 @@ def test_compile_subcommand(capsys):
 
 
 def test_scipy_stats_and_pandas_not_imported_by_train(svm_file):
-    """Issue 30 item 2: scikit-learn's start-up imports of scipy.stats and
-    pandas (0.44 s of a 1.4 s run) are deferred; a run that needs neither
-    never loads them."""
+    """Issue 30 item 2: scikit-learn's start-up imports of scipy.stats, pandas
+    and narwhals (about 0.5 s of a 1.4 s run) are deferred; a run that needs
+    none of them never loads them, and scikit-learn's references to them
+    reach the real modules once they are imported."""
     code = ("import sys\n"
             "from olearn.cli import main\n"
             f"main(['train', {str(svm_file)!r}, '--learner', 'AROW', '--param', "
             "'covariance=\"diag\"', '--quiet'])\n"
-            "print(sorted(m for m in ('scipy.stats', 'pandas') if m in sys.modules))\n"
-            "import pandas, scipy.stats\n"
-            "print(type(pandas.DataFrame).__name__, scipy.stats.norm.cdf(0.0))\n")
+            "print(sorted(m for m in ('scipy.stats', 'pandas', 'narwhals') "
+            "if m in sys.modules))\n"
+            "import pandas, scipy.stats, narwhals.stable.v2 as nw\n"
+            "from sklearn.utils import fixes, validation\n"
+            "print(type(pandas.DataFrame).__name__, scipy.stats.norm.cdf(0.0),\n"
+            "      fixes.pd.DataFrame is pandas.DataFrame, validation.nw.from_native is "
+            "nw.from_native, type(sys.modules['pandas']).__name__)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=_env())
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-2:] == ["[]", "type 0.5"]
+    assert done.stdout.strip().splitlines()[-2:] == ["[]", "type 0.5 True True module"]
+
+
+def test_shuffle_of_a_file_too_large_refused_before_learning(svm_file, monkeypatch,
+                                                              capsys):
+    """--shuffle holds the file in memory: with less memory than the checking
+    pass estimates it needs, refused before learning, naming the way out."""
+    monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 1000)
+    code, text = run(["train", svm_file, "--shuffle"])
+    err = error_line(capsys)
+    assert code == 2 and "GiB available" in err and "leave it out to stream" in err
+    assert "rounds" not in text
+    code, text = run(["train", svm_file, "--quiet"])    # streamed: not refused
+    assert code == 0 and "3,000 rounds" in text
+
+
+def test_memory_left_sees_an_address_space_limit():
+    code = ("import resource\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY))\n"
+            "from olearn.cli._train import memory_left\n"
+            "print(memory_left() < 2**32)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

@@ -702,3 +702,79 @@ def test_exact_winnow_ties(cls, theta0):
         assert est.partial_fit(X, [0], classes=[0, 1]).mistakes_.tolist() == [False]
         fresh = make(cls, **_tie_params(cls, theta0)).partial_fit(X, [1], classes=[0, 1])
         assert fresh.mistakes_.tolist() == [True] and fresh.margins_[0] == 0.0
+
+
+# ===============================================================================
+# Issue 26, item 16 (h26-second-order): extreme single features per diagonal rule
+# ===============================================================================
+#: every estimator with a choice of diagonal projection, in each reading and
+#: with a full covariance where it has one
+DIAGONAL_RULES = [c for c in ESTIMATORS if "diagonal" in params_of(c)]
+
+
+def _diagonal_layouts(cls):
+    params = params_of(cls)
+    out = [dict(covariance="diag", diagonal=d) for d in ("precision", "covariance")]
+    if "covariance" in params:
+        out.append(dict(covariance="full"))
+    return [pytest.param(cls, layout, id=f"{cls.__name__}-{'-'.join(layout.values())}")
+            for layout in out]
+
+
+DIAGONAL_CASES = [case for cls in DIAGONAL_RULES for case in _diagonal_layouts(cls)]
+
+
+def _variances(est):
+    Sigma = np.asarray(est.covariance_)
+    return np.diag(Sigma) if Sigma.ndim == 2 else Sigma
+
+
+def test_there_are_diagonal_rules():
+    """The tests below are not vacuous: the second-order learners are found."""
+    assert {"AROW", "CW", "SCW", "SOP", "NAROW"} <= {c.__name__ for c in DIAGONAL_RULES}
+
+
+@pytest.mark.parametrize("value", [1e8, -1.2e10, 3e12])
+@pytest.mark.parametrize("cls,layout", DIAGONAL_CASES)
+def test_extreme_single_feature_keeps_every_variance_positive(cls, layout, value):
+    """One row whose single nonzero value (an unscaled id or timestamp) carries
+    all of ``x' Sigma x``: every variance stays positive (the covariance
+    reading once cancelled it to 0 or to -2.2e-16), and every later row using
+    that feature keeps ``x' Sigma x > 0``, so it can still be learned; or the
+    learner refuses the row with a clear error, keeping its model."""
+    X, y = data(cls, n=30)
+    X[10] = 0.0
+    X[10, 0] = value
+    est = make(cls, **layout)
+    try:
+        est.fit(X, y)
+    except (ValueError, FloatingPointError) as error:
+        assert "row" in str(error) and "Scale" in str(error), error
+        return
+    Sigma = _variances(est)
+    assert np.isfinite(Sigma).all() and (Sigma > 0).all(), Sigma
+    full = np.asarray(est.covariance_)
+    for x in X[11:]:
+        chi = x @ full @ x if full.ndim == 2 else (full * x) @ x
+        assert chi > 0, (x, chi)
+
+
+@pytest.mark.parametrize("cls,layout", DIAGONAL_CASES)
+def test_extreme_single_feature_then_learns_as_the_precision_reading(cls, layout):
+    """After the extreme row the learner goes on learning from rows that use
+    the feature at a large scale: its mistakes are those of the paper's
+    (precision) projection, up to a few, not every later row."""
+    rng = np.random.default_rng(1)
+    X = np.column_stack([np.abs(rng.standard_normal(201)) * 1e8,
+                         np.abs(rng.standard_normal(201))])
+    X[0] = [-8335519708.024438, 0.5]
+    y = np.ones(201, dtype=int)
+    try:
+        est = make(cls, **layout).partial_fit(X, y, classes=[0, 1])
+        ref = make(cls, covariance="diag", diagonal="precision").partial_fit(
+            X, y, classes=[0, 1])
+    except (ValueError, FloatingPointError) as error:
+        assert "row" in str(error), error
+        return
+    assert (_variances(est) > 0).all()
+    assert est.n_mistakes_ <= ref.n_mistakes_ + 5, (est.n_mistakes_, ref.n_mistakes_)

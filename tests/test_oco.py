@@ -103,3 +103,15 @@ def test_lemma_terms_have_their_closed_forms(stream):
     assert np.isclose(run.stability, 0.5 * (X[updated] ** 2).sum())
     assert np.isclose(run.final, 0.5 * np.sum((u - lib.coef_.ravel()) ** 2))
     assert np.isclose(run.initial, 4.0) and run.growth == 0 and run.correction == 0
+
+
+def test_per_round_terms_add_up(stream):
+    X, y = stream
+    run = oco.omd(X, y, oco.Euclidean(), oco.objective_regularized_rule(0.05), np.zeros(8),
+                  u=np.ones(8))
+    rounds = run.per_round
+    assert len(rounds["t"]) == run.updates.sum()
+    assert np.isclose(rounds["linear"].sum(), run.linear_regret)
+    assert np.isclose(rounds["correction"].sum(), run.correction)
+    # the composite term: c_t.(w_t+1 - u) >= r(w_t+1) - r(u) on every round, r = alpha/2 ||w||^2
+    assert (rounds["correction"] >= 0.025 * (rounds["w_next_sq"] - 8.0) - 1e-12).all()

@@ -301,3 +301,29 @@ def test_figure1_diagnosis_sbcw_uses_one_group_of_frequent_words():
     assert row["nonzero weights"] == 20
     assert row["median df, first group"] > 100 * row["median df, all features"]
     assert row["predicted positive"] < 0.05 < row["positive rate"]
+
+
+def test_section_5_2_is_run_the_lowest_efs_features_are_stop_words():
+    """Issue 28 item 6: Carvalho and Cohen's section 5.2, 'not run yet' before, is run."""
+    words, share = sb.efs_lowest_features(n=12)
+    assert len(words) == 12 and share >= 0.75
+    assert {"the", "to", "have"} <= set(words)
+
+
+def test_figure3_verdicts_split_active_trials():
+    import pandas as pd
+    from olearn.experiments.claims import figure3_verdicts
+
+    rows = []
+    for trial, (active, shift) in enumerate([(True, 0.60), (False, 0.40)]):
+        for learner, pixels, s in (("PA", 50, 0.45), ("PA (mistake)", 50, 0.45),
+                                   ("L2-constrained", 50, shift), ("L1-constrained", 40, shift),
+                                   ("L2-constrained (every round)", 50, 0.45),
+                                   ("L1-constrained (every round)", 50, 0.45)):
+            rows.append({"trial": trial, "learner": learner, "half-mass pixels": pixels,
+                         "shift": s, "active": active and learner.endswith("constrained")})
+    v = figure3_verdicts(pd.DataFrame(rows)).set_index(["claim", "learner"])
+    assert v.loc[(15, "L1 vs L2"), "all trials"] == 1.0
+    assert v.loc[(16, "L2-constrained"), "all trials"] == 0.5
+    assert v.loc[(16, "L2-constrained"), "active trials"] == 1.0
+    assert v.loc[(16, "L2-constrained"), "n active"] == 1

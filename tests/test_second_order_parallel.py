@@ -15,8 +15,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from olearn import AROW, CW, NAROW, SCW, SOP
 from olearn.base import compiled_rows
 from olearn.second_order._passes import full_pass
-from olearn.second_order._covariance_sweep import (flush, sweep, sweep_bounds,
-                                                  sweep_parallel)
+from olearn.second_order._covariance_sweep import (STATE_SIZE, flush, sweep,
+                                                  sweep_bounds, sweep_parallel)
 
 LEARNERS = {
     "AROW": lambda **kw: AROW(r=0.5, **kw),
@@ -72,7 +72,7 @@ def reference_fit(make, Xin, y):
     n, d = Xin.shape
     S = est._sigma0() * np.eye(d)
     mu, p, s, xbuf = np.zeros(d), np.zeros(d), np.zeros(d), np.zeros(d)
-    state = np.zeros(1)
+    state = np.zeros(STATE_SIZE)
     mistakes = np.zeros(n, dtype=bool)
     margins = np.zeros(n)
     params = np.asarray(est._rule_params(), dtype=np.float64)
@@ -116,11 +116,14 @@ def test_sweep_parallel_kernel(d, n_chunks, beta):
     x[::4] = 0.0
     S1, S2 = S.copy(), S.copy()
     s1, s2 = np.full(d, np.nan), np.full(d, np.nan)
-    sweep(S1, p, beta, x, s1)
+    # the pending step: beta, and the chi and gamma of its round
+    # (beta = gamma / (1 + gamma chi), chi = 1)
+    state = np.array([beta, 1.0, beta / (1.0 - beta)])
+    sweep(S1, p, state, x, s1)
     bounds = sweep_bounds(d, n_chunks)
     assert bounds[0] == 0 and bounds[-1] == d // 2
     assert np.all(np.diff(bounds) >= 0)
-    sweep_parallel(S2, p, beta, x, s2, bounds, np.full((n_chunks, d), np.nan))
+    sweep_parallel(S2, p, state, x, s2, bounds, np.full((n_chunks, d), np.nan))
     assert_array_equal(S2, S1)                  # same operations per entry
     assert rel(s1, s2) <= 1e-12
     assert np.array_equal(np.tril(S2, -1), np.tril(S, -1))   # lower untouched

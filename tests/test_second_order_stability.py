@@ -99,10 +99,9 @@ def test_exact_cw_full_renormalises_and_finishes_a_noisy_stream():
     ref._init_state(X.shape[1])
     mistakes, margins = np.zeros(len(y), dtype=bool), np.zeros(len(y))
     params = np.array([ref._rule_params()[0], 0.0])   # renormalisation off
-    result = full_pass(X, y, ref._mu, ref._Sigma, ref._p, ref._s, ref._xbuf,
-                       ref._state, mistakes, margins, ref._rule, params,
-                       np.zeros(1, dtype=np.int64), np.empty((0, 0)))
-    t0 = -1 - result
+    _, t0, _ = full_pass(X, y, ref._mu, ref._Sigma, ref._p, ref._s, ref._xbuf,
+                         ref._state, mistakes, margins, ref._rule, params,
+                         np.zeros(1, dtype=np.int64), np.empty((0, 0)))
     assert 20_000 < t0 < len(y)
     assert_array_equal(est.mistakes_[:t0], mistakes[:t0])
     nonzero = margins[:t0] != 0

@@ -5,7 +5,10 @@ is ``Version <olearn version>``, and the cover's date line adds ``commit <hash>`
 (with "with uncommitted changes" when tracked files differ from it), both from
 :func:`olearn_build_info.build_info` when the build starts. The domain indices
 (sphinx-proof's "Proof Index") are left out of the PDF: they link HTML pages, and
-LaTeX prints ``??`` for their page numbers. The HTML build is unchanged.
+LaTeX prints ``??`` for their page numbers. Chapters open on the next page, not the
+next right-hand one (``openany,oneside``: no blank pages in a PDF read on screen). A
+glued table (a figure named ``tab-...``, see ``olearn_tables``) is captioned
+"Table N" as in the HTML. The HTML build is unchanged.
 """
 
 from __future__ import annotations
@@ -19,8 +22,24 @@ def _escape(text):
     return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
-def _no_domain_indices(app, config):
+def _latex_config(app, config):
     config.latex_domain_indices = False
+    config.latex_elements = {**(config.latex_elements or {}),
+                             "extraclassoptions": "openany,oneside"}
+
+
+def _patch_figures():
+    from sphinx.writers.latex import LaTeXTranslator
+
+    original = LaTeXTranslator.visit_figure
+
+    def visit_figure(self, node):
+        original(self, node)
+        ids = node.get("ids") or []
+        if ids and ids[0].startswith("tab-"):    # local to the figure's group
+            self.body.append(r"\renewcommand{\figurename}{Table\@{} }" + "\n")
+
+    LaTeXTranslator.visit_figure = visit_figure
 
 
 def _cover(app):
@@ -38,6 +57,7 @@ def _cover(app):
 
 
 def setup(app):
-    app.connect("config-inited", _no_domain_indices)
+    _patch_figures()
+    app.connect("config-inited", _latex_config)
     app.connect("builder-inited", _cover)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,13 +14,14 @@ from .arow import arow_bound, arow_lemma_trace
 from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
                    theorem3)
 from .norma import norma_bound, norma_mistake_bound
+from .oco import regret_lemma
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound
 from .regularized import (drifting_stream, l1_constrained_bound,
                           l2_constrained_bound, objective_regularized_bound,
                           proof_step_slacks, round_terms)
 from .sop import sop_bound
-from .winnow import (balanced_winnow_bound, disjunction_stream, greedy_disjunction,
-                     mistakes_against_d, winnow_bound)
+from .winnow import (balanced_winnow_bound, balanced_winnow_steps, disjunction_stream,
+                     greedy_disjunction, mistakes_against_d, winnow_bound)
 
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith("_")

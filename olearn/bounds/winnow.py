@@ -33,6 +33,7 @@ for olearn's :class:`~olearn.BalancedWinnow` on 0/1 rows with
 import math
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from ..linear.winnow import PositiveWinnow
@@ -222,7 +223,8 @@ def mistakes_against_d(dims=(50, 200, 1000, 5000), k=5, n_rows=3000,
 
 
 # -- Balanced Winnow ------------------------------------------------------------------
-def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=None):
+def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=None,
+                          outside_assumption=False):
     """Mistakes of a finished :class:`~olearn.BalancedWinnow` run against a potential bound.
 
     The theorem (``book/single_pass/winnow_bound``, "The Balanced form"): 0/1
@@ -259,6 +261,11 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
         The margin; by default the ``gamma`` minimising the bound (the bound
         is piecewise monotone between the ``h_t``, so the minimum is at one
         of them).
+    outside_assumption : bool, default=False
+        Evaluate the right-hand side even when ``alpha + beta > 2`` (e.g. the
+        EG+- case ``beta = 1/alpha``), where it is *not* a theorem: the
+        proof's step fails there (:func:`balanced_winnow_steps`).  The
+        check's name then says so and ``terms["assumption_holds"]`` is False.
     """
     from ..linear.winnow import BalancedWinnow, ModifiedBalancedWinnow
 
@@ -271,7 +278,8 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
     d = Xb.shape[1]
     alpha, beta, theta = float(run.alpha), float(run.beta), float(run.theta)
     pos0, neg0 = float(run.theta0_pos), float(run.theta0_neg)
-    if alpha + beta > 2.0 * (1.0 + 1e-12):
+    assumption_holds = alpha + beta <= 2.0 * (1.0 + 1e-12)
+    if not assumption_holds and not outside_assumption:
         raise ValueError(
             f"The Balanced Winnow bound needs alpha + beta <= 2 (the total "
             f"weight change of an update is then controlled by the threshold); "
@@ -329,11 +337,14 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
             best = terms
     bound = best.pop("bound")
     m_pos, m_neg = int(promoted.sum()), int(demoted.sum())
+    name = ("Balanced Winnow: M <= (Phi_0 + sum_t (gamma - h_t)_+) / gamma "
+            "(relative-entropy potential; alpha + beta <= 2, augmentation and "
+            "normalisation on 0/1 rows)")
+    if not assumption_holds:
+        name += f" EVALUATED OUTSIDE ITS ASSUMPTION (alpha + beta = {alpha + beta:.6g}): not a theorem"
     return make_check(
-        "Balanced Winnow: M <= (Phi_0 + sum_t (gamma - h_t)_+) / gamma "
-        "(relative-entropy potential; alpha + beta <= 2, augmentation and "
-        "normalisation on 0/1 rows)",
-        m_pos + m_neg, bound, promotions=m_pos, demotions=m_neg,
+        name, m_pos + m_neg, bound, promotions=m_pos, demotions=m_neg,
+        assumption_holds=assumption_holds,
         **best, a_max=float(a.max()), a_min=float(a.min()),
         n_active_features=int(active.sum() - 1), alpha=alpha, beta=beta,
         theta=theta, theta0_pos=pos0, theta0_neg=neg0,
@@ -379,3 +390,50 @@ def _balanced_terms(Xa, yp, a, active, z, alpha, beta, theta, pos0, neg0, gamma)
                 hinge=float(np.maximum(0.0, g - h).sum()),
                 rows_below_gamma=int(np.count_nonzero(h < g)),
                 competitor_l1=float(np.abs(z).sum()), h_min=float(h.min()))
+
+
+def balanced_winnow_steps(run, X, y):
+    """The step of the Balanced Winnow proof on every mistake round of a finished run.
+
+    The proof needs, on a promotion (``y = +1``, ``U - V <= theta a``),
+    ``(alpha - 1) U - (1 - beta) V <= (alpha - 1) theta a`` and, on a demotion
+    (``y = -1``, ``U - V > theta a``), ``(1 - beta) U - (alpha - 1) V >= (1 - beta) theta a``,
+    where ``U``, ``V`` are the sums of ``u``, ``v`` over the row's active set
+    (the always-on feature included, ``a`` of them) *before* the update.  Both
+    follow from ``alpha - 1 <= 1 - beta`` (``alpha + beta <= 2``).  Returns a
+    DataFrame with one row per mistake: ``t``, ``y``, ``U``, ``V``, ``a`` and
+    ``excess``, the amount by which the needed inequality fails (``<= 0``:
+    it holds).  With ``beta = 1/alpha`` (EG+-) the promotion excess is
+    ``(alpha - 1)(U - V - theta a) + (alpha - 1)^2 V / alpha``, positive
+    whenever ``V`` is large enough.
+    """
+    from ..linear.winnow import BalancedWinnow
+
+    stream = finished_run(run, X, y, BalancedWinnow)
+    Xb = _binary_rows(stream.X)
+    Xa = np.asarray(sp.hstack([Xb, np.ones((Xb.shape[0], 1))], format="csr").todense())
+    alpha, beta, theta = float(run.alpha), float(run.beta), float(run.theta)
+    yp = stream.y
+    mistakes = np.asarray(run.mistakes_, dtype=bool)
+    promoted, demoted = mistakes & (yp > 0), mistakes & (yp < 0)
+    # counts of promotions and demotions of each weight before round t
+    p = np.cumsum(Xa * promoted[:, None], axis=0) - Xa * promoted[:, None]
+    q = np.cumsum(Xa * demoted[:, None], axis=0) - Xa * demoted[:, None]
+    la, lb = math.log(alpha), math.log(beta)
+    log_u = math.log(run.theta0_pos) + p * la + q * lb
+    log_v = math.log(run.theta0_neg) + p * lb + q * la
+    # the replay must end at the run's weights
+    last_u = log_u[-1] + Xa[-1] * (promoted[-1] * la + demoted[-1] * lb)
+    deviation = float(np.max(np.abs(run.log_u_ - last_u)))
+    if deviation > 1e-8 * max(1.0, float(np.abs(last_u).max())):
+        raise ValueError(f"The run's weights are not those its record implies for this "
+                         f"stream (max deviation of log u: {deviation:.3g}).")
+    rows = np.flatnonzero(mistakes)
+    U = (np.exp(log_u[rows]) * Xa[rows]).sum(axis=1)
+    V = (np.exp(log_v[rows]) * Xa[rows]).sum(axis=1)
+    a = Xa[rows].sum(axis=1)
+    excess = np.where(yp[rows] > 0,
+                      (alpha - 1) * U - (1 - beta) * V - (alpha - 1) * theta * a,
+                      (1 - beta) * theta * a - (1 - beta) * U + (alpha - 1) * V)
+    return pd.DataFrame({"t": rows, "y": yp[rows].astype(int), "U": U, "V": V, "a": a,
+                         "excess": excess})

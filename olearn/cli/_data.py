@@ -133,6 +133,7 @@ class InputFile:
         columns (CSV), and a refusal of a non-finite value naming its row."""
         labels, n_rows = set(), 0
         self.nnz, self.smallest, self.largest, self.n_columns = 0, None, -1, None
+        self.n_bytes = 0
         if self.format == "libsvm":
             for block in self._libsvm_blocks(zero_based):
                 self._check_finite(block.labels, block.data, block.indptr, n_rows)
@@ -143,6 +144,7 @@ class InputFile:
                     self.largest = max(self.largest, block.largest)
                 labels.update(np.unique(block.labels).tolist()[:100])
                 n_rows += block.n_rows
+                self.n_bytes += block.n_bytes
         else:
             for X, y in self._csv_blocks():
                 if self.n_columns is None:
@@ -201,6 +203,14 @@ class InputFile:
                 yield block.csr(shift, n_features)
         else:
             yield from self._csv_blocks()
+
+    def memory_needed(self):
+        """Bytes :meth:`read_all` holds at its peak (estimated from the checking
+        pass): the text, then the CSR arrays (8 + 8 bytes a value, 16 a row);
+        a CSV file's blocks and their stacked copy (8 bytes a value, twice)."""
+        if self.format == "libsvm":
+            return self.n_bytes + 16 * self.nnz + 16 * self.n_rows
+        return 16 * self.n_rows * (self.n_columns + 1)
 
     def read_all(self, zero_based, shift, n_features):
         """The whole file as one ``(X, y)`` (for ``--shuffle`` and learners

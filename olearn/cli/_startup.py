@@ -17,53 +17,79 @@ them, then ``predict``), so that the first ``olearn train`` only loads them.
 """
 import contextlib
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
 import time
 import types
 
-#: modules scikit-learn imports at start-up that the command line never uses
-DEFERRED = ("scipy.stats", "pandas")
+#: modules imported at start-up that the command line never uses: scikit-learn's
+#: scipy.stats, pandas (sklearn.utils.fixes) and narwhals (sklearn.utils.validation)
+DEFERRED = ("scipy.stats", "pandas", "narwhals", "narwhals.stable", "narwhals.stable.v2")
+
+#: the stand-ins now in sys.modules
+_placed = []
+
+
+def _release(package=None):
+    """Take the stand-ins of ``package`` (its top-level name; None: all) out
+    of ``sys.modules``, so that a real import of one of them, or of a module
+    under them, finds none."""
+    for stand_in in list(_placed):
+        name = stand_in.__name__
+        if package is None or name.split(".")[0] == package:
+            _placed.remove(stand_in)
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
 
 
 class _Deferred(types.ModuleType):
     """Stands in for a module until one of its attributes is read."""
 
     def __getattr__(self, attr):
-        name = self.__dict__["__name__"]
-        if sys.modules.get(name) is self:
-            del sys.modules[name]
-        real = importlib.import_module(name)
+        _release(self.__dict__["__name__"].split(".")[0])
+        real = importlib.import_module(self.__dict__["__name__"])
         self.__dict__.update(real.__dict__)
         return getattr(real, attr)
+
+
+def _spec(name):
+    """The module's spec, found without importing its parent packages (whose
+    stand-ins give the folders to search)."""
+    parent, _, child = name.rpartition(".")
+    try:
+        stand_in = sys.modules.get(parent) if parent else None
+        if isinstance(stand_in, _Deferred):
+            folders = stand_in.__spec__.submodule_search_locations
+            return importlib.machinery.PathFinder.find_spec(child, folders)
+        return importlib.util.find_spec(name)  # imports a real parent (scipy: cheap)
+    except (ImportError, ValueError):
+        return None
 
 
 @contextlib.contextmanager
 def deferred_imports(names=DEFERRED):
     """Within the block, ``import NAME`` of each of ``names`` not yet imported
-    binds a :class:`_Deferred` stand-in."""
-    placed = []
+    binds a :class:`_Deferred` stand-in (a dotted name is also an attribute of
+    its parent's stand-in: ``import narwhals.stable.v2 as nw`` binds one)."""
     for name in names:
         if name in sys.modules:
             continue
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
+        spec = _spec(name)
         if spec is None:  # not installed: let the import fail as it would
             continue
         stand_in = _Deferred(name)
         stand_in.__spec__, stand_in.__loader__ = spec, spec.loader
         stand_in.__file__ = spec.origin
+        parent, _, child = name.rpartition(".")
+        if parent and isinstance(sys.modules.get(parent), _Deferred):
+            sys.modules[parent].__dict__[child] = stand_in
         sys.modules[name] = stand_in
-        placed.append(stand_in)
+        _placed.append(stand_in)
     try:
         yield
     finally:
-        for stand_in in placed:
-            name = stand_in.__name__
-            if sys.modules.get(name) is stand_in:
-                del sys.modules[name]
+        _release()
 
 
 def _tiny_files(folder):

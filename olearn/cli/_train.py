@@ -277,9 +277,42 @@ def batch_params(est, args):
             est.set_params(**{key: value})
 
 
+def memory_left():
+    """Bytes this process may still allocate: the memory available (Linux's
+    ``MemAvailable``), or less under an address-space limit (``ulimit -v``)."""
+    import resource
+
+    from olearn._checks import available_memory
+    left = available_memory()
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY:
+        try:
+            with open("/proc/self/status") as f:
+                used = next(int(line.split()[1]) * 1024 for line in f
+                            if line.startswith("VmSize:"))
+        except (OSError, StopIteration):
+            used = 0
+        left = soft - used if left is None else min(left, soft - used)
+    return left
+
+
+def check_fits(train_file, args):
+    """Refuse before learning to read into memory a file that cannot fit there."""
+    need, left = train_file.memory_needed(), memory_left()
+    if left is not None and need > left:
+        why = ("--shuffle holds the whole file in memory: leave it out to stream the "
+               "file" if args.shuffle else
+               f"{args.learner} has no partial_fit: it learns the whole file at once; "
+               "choose a learner with partial_fit to stream the file")
+        raise UsageError(f"{train_file.path}: about {need / 2**30:.1f} GiB in memory, "
+                         f"{max(left, 0) / 2**30:.1f} GiB available; {why}")
+
+
 def run_learning(est, train_file, zero_based, shift, n_features, classes, args, out,
                  timer, online):
     """The passes; returns the row order of every epoch (None: file order)."""
+    if args.shuffle or not online:
+        check_fits(train_file, args)
     if not online:
         X, y = train_file.read_all(zero_based, shift, n_features)
         print(f"{args.learner} has no partial_fit: one fit on the whole file "

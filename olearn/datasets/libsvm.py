@@ -520,8 +520,10 @@ def parse_block(buf, path, zero_based, first_line=1):
         raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
     indices = indices[:nnz] if nnz == n_pairs else indices[:nnz].copy()
     data = data[:nnz] if nnz == n_pairs else data[:nnz].copy()
-    return Block(labels[:n_rows].copy(), indptr[: n_rows + 1].copy(), indices, data,
-                 smallest, largest)
+    block = Block(labels[:n_rows].copy(), indptr[: n_rows + 1].copy(), indices, data,
+                  smallest, largest)
+    block.n_bytes = buf.shape[0]
+    return block
 
 
 def shift_of(blocks_nnz_smallest, zero_based):

@@ -413,3 +413,64 @@ def active_trials(runs):
                     row[f"{label}, {part} ±"] = h
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def figure3_over_trials(trials=range(40), progress=None):
+    """Figure 3's claims 15 and 16 on every trial of the USPS four-phase stream (issue 28
+    item 8: the stored run keeps the weights of trial 0 only, where the tuned weights equal
+    PA's). Per trial and Figure 3 learner: whether its regularization is active (test
+    mistakes differ from its unregularized counterpart, :data:`UNREGULARIZED`), the pixels
+    carrying half of ``sum |w|`` and the shift ``corr(|w|, IG 7v9) - corr(|w|, IG 3v8)``
+    (:func:`figure3_table`). About ten seconds a trial."""
+    from types import SimpleNamespace
+
+    rows = []
+    for trial in trials:
+        out = er.run_trial(er.USPS, trial, learners=er.FIGURE3, figure2=False)
+        X, _, _, digit = er.four_phase(er.USPS, trial)
+        weights = pd.DataFrame({k: v for k, v in out["weights"].items()
+                                if k != "information gain"})
+        table = figure3_table(SimpleNamespace(weights=weights), X, digit)
+        digest = {r["learner"]: r["mistakes_digest"] for r in out["runs"]}
+        for learner in table.index:
+            reference = UNREGULARIZED.get(learner)
+            rows.append({"trial": trial, "learner": learner,
+                         "active": bool(reference and digest[learner] != digest[reference]),
+                         "half-mass pixels": int(table.loc[learner, "pixels with half of sum |w|"]),
+                         "shift": float(table.loc[learner, "(7 vs 9) - (3 vs 8)"])})
+        if progress:
+            progress(trial)
+    return pd.DataFrame(rows)
+
+
+def figure3_verdicts(per_trial):
+    """Claims 15 and 16 judged per trial by their rules (15: L1's half-mass pixels below 90%
+    of L2's; 16: the regularized learner's shift at least 0.05 above PA's), over all trials
+    and over the trials where the regularized learner is active: the share of trials where
+    each holds, per regularized learner."""
+    wide = per_trial.pivot(index="trial", columns="learner")
+    rows = []
+    for v in VARIANTS:
+        l1, l2 = "L1-constrained" + v, "L2-constrained" + v
+        c15 = wide["half-mass pixels"][l1] < 0.9 * wide["half-mass pixels"][l2]
+        active15 = wide["active"][l1] & wide["active"][l2]
+        rows.append({"claim": 15, "learner": f"L1 vs L2{v}", "all trials": c15.mean(),
+                     "active trials": c15[active15].mean() if active15.any() else np.nan,
+                     "n active": int(active15.sum())})
+        for name in (l1, l2):
+            c16 = wide["shift"][name] > wide["shift"]["PA"] + 0.05
+            active = wide["active"][name]
+            rows.append({"claim": 16, "learner": name, "all trials": c16.mean(),
+                         "active trials": c16[active].mean() if active.any() else np.nan,
+                         "n active": int(active.sum())})
+    return pd.DataFrame(rows)
+
+
+if __name__ == "__main__":
+    # python -m olearn.experiments.claims [n_trials]: Figure 3's claims over the trials
+    import sys
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    per_trial = figure3_over_trials(range(n), progress=lambda t: print("trial", t, flush=True))
+    print(per_trial.to_string())
+    print(figure3_verdicts(per_trial).round(3).to_string())

@@ -444,7 +444,8 @@ def load_frame(path, name):
 
 # -- Figure 1: why SBCW stays at the majority rate (issue 28 item 7) ----------------------
 def figure1_diagnosis(set_name="reuters", configs=((0.1, 1, 1e-3), (0.1, 10, 1e-3),
-                                                   (1.0, 1, 1.0)), p=300, random_state=0):
+                                                   (1.0, 1, 1.0)), p=300, random_state=0,
+                      covariance=True):
     """SBCW on a Figure 1 stand-in at ``p`` features (``r = ceil(p / 15)``, 15 iterations),
     one row per ``(C, n_inner_passes, sigma)`` of ``configs``: the groups the cutting plane
     selected, how many carry a nonzero weight in ``mu`` (``grad Omega*`` of the
@@ -452,20 +453,24 @@ def figure1_diagnosis(set_name="reuters", configs=((0.1, 1, 1e-3), (0.1, 10, 1e-
     the median document frequency of the first group's features and of all the selected
     ones (against the median of all features), the share of negative weights in the first
     group, the test accuracy, the majority-class rate and the share of test documents
-    predicted positive (against the positive rate)."""
+    predicted positive (against the positive rate). ``p`` a budget or a tuple of budgets (one
+    row per budget and configuration); ``covariance=False`` diagnoses the FGM stand-in (with
+    its exact step)."""
     data = figure1_split(set_name)
     order = np.random.default_rng(random_state).permutation(data.y_train.shape[0])
     X, y = data.X_train[order], data.y_train[order]
     df = np.asarray((X > 0).mean(axis=0)).ravel()
-    r = max(1, math.ceil(p / 15))
     rows = []
-    for C, passes, sigma in configs:
-        model = SBCW(C=C, q=1, r=r, m_iter=15, tol=0, n_inner_passes=passes,
-                     sigma=sigma).fit(X, y)
+    budgets = (p,) if np.isscalar(p) else tuple(p)
+    for (C, passes, sigma), budget in ((c, b) for c in configs for b in budgets):
+        r = max(1, math.ceil(budget / 15))
+        model = SBCW(C=C, q=1, r=r, m_iter=15, tol=0, n_inner_passes=passes, sigma=sigma,
+                     covariance=covariance,
+                     step="paper" if covariance else "exact").fit(X, y)
         mu = model.coef_.toarray().ravel()
         first = model.groups_[0]
         scores = data.X_test @ mu
-        rows.append({"C": C, "inner passes": passes, "sigma": sigma,
+        rows.append({"p": budget, "C": C, "inner passes": passes, "sigma": sigma,
                      "groups selected": len(model.groups_),
                      "groups with weight": int(sum(np.any(mu[g] != 0) for g in model.groups_)),
                      "nonzero weights": int(np.count_nonzero(mu)),

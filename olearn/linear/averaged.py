@@ -41,6 +41,7 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
+from .._rows import csr_dot_average, csr_dot_vote, sparse_scores
 from ..base import (_PER_ROUND, FrozenParameterError, NonFiniteModelError,
                     OnlineClassifier, checked_scores, validate_rows)
 from .core import SCALE, SUM_SCALE, LinearClassifier
@@ -344,4 +345,24 @@ class Averaged(OnlineClassifier):
         X = validate_rows(self, X)
         if isinstance(self.learner_, WinnowClassifier):
             return checked_scores(self, self.learner_._averaged_decision(X))
+        if sp.issparse(X):
+            return checked_scores(self, self._sparse_decision(X))
         return checked_scores(self, safe_sparse_dot(X, self.coef_.ravel()))
+
+    def _sparse_decision(self, X):
+        """The vote's scores of CSR rows in O(nnz(X)): each weight of a row
+        formed from the lazy sums as :attr:`coef_` forms it (bit for bit
+        ``X @ coef_``), the full vector never built."""
+        learner = self.learner_
+        if not self._shadowed:
+            state = learner._state
+            return sparse_scores(csr_dot_average, X, learner._v, learner._z,
+                                 state[SUM_SCALE] + state[SCALE],
+                                 float(max(learner.n_rounds_, 1)))
+        credits = learner.n_rounds_ - self._n_update_rounds
+        if credits == 0:
+            return learner._decision(X)
+        shadow = self.shadow_
+        return sparse_scores(csr_dot_vote, X, learner._v, learner._z,
+                             learner._state[SUM_SCALE], shadow._v, shadow._z,
+                             shadow._state[SUM_SCALE], float(credits))

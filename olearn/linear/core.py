@@ -31,11 +31,13 @@ exception paths) on the helper and the pass (no gain).  ``tests/test_linear.py``
 checks that each spelled-out form equals :func:`scale_add` bit for bit.
 """
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import _HUGE, _TINY
-from .._rows import row_axpy, row_dot_sq, row_has_nonzero
+from .._rows import (csr_dot_scaled, row_axpy, row_dot_sq, row_has_nonzero,
+                     sparse_scores)
 from ..base import OnlineClassifier
 
 SCALE, SQNORM, SUM_SCALE = 0, 1, 2
@@ -183,6 +185,11 @@ class LinearClassifier(OnlineClassifier):
         return (self._state[SCALE] * self._v)[np.newaxis, :]
 
     def _decision(self, X):
+        """``X w``.  CSR rows are scored from ``w = s v`` as stored, in
+        O(nnz(X)) (:func:`olearn._rows.csr_dot_scaled`, bit for bit ``X @
+        coef_``); dense rows, O(d) each anyway, by BLAS on ``coef_``."""
+        if sp.issparse(X):
+            return sparse_scores(csr_dot_scaled, X, self._v, self._state[SCALE])
         return safe_sparse_dot(X, self.coef_.ravel())
 
     def _average(self):

@@ -6,12 +6,34 @@ the symmetric copy the user sees.
 import numpy as np
 from numba import njit, prange
 
-PENDING = 0      # state[PENDING]: beta of the rank-one update not yet applied
+from ._variance import shrunk_variance
+
+#: ``state[PENDING]``: ``beta`` of the rank-one update not yet applied (0:
+#: none); ``state[PENDING_CHI]`` and ``state[GAMMA]``: the ``chi`` and
+#: ``gamma`` of its round, for the diagonal's cancellation-free form
+PENDING, PENDING_CHI, GAMMA = 0, 1, 2
+STATE_SIZE = 3
+
+
+@njit(cache=True, error_model="numpy", fastmath=False)
+def shrunk_diagonal(Sii, pi, a, chi, gamma, beta):
+    """The updated diagonal entry: ``a = Sii - beta pi^2`` as the sweep
+    computed it where that keeps at least half of ``Sii``, else the form of
+    :func:`._variance.shrunk_variance` with ``share_i = (pi / Sii) pi`` (which
+    cannot cross zero; in this order ``share_i`` does not underflow where
+    ``pi^2`` would, so a run rescaled by a power of two (:func:`._passes.renormalise`)
+    stays the unrescaled one rescaled).  ``fastmath=False`` is explicit:
+    numba compiles a callee with its caller's flags unless they are set, and
+    the sweep's ``reassoc`` would let LLVM reorder that product."""
+    if a >= 0.5 * Sii:
+        return a
+    return shrunk_variance(Sii, (pi / Sii) * pi, beta, chi, gamma)
 
 
 @njit(cache=True, fastmath={"reassoc", "contract", "nsz"})
-def sweep(S, p, beta, x, s):
-    """Apply ``S <- S - beta p p'`` and return ``s = S x`` in one sweep.
+def sweep(S, p, state, x, s):
+    """Apply ``S <- S - beta p p'`` and return ``s = S x`` in one sweep
+    (``beta = state[PENDING]``; the diagonal by :func:`shrunk_diagonal`).
 
     ``S`` holds the upper triangle of a symmetric matrix (``S[i, j]``, j >= i);
     ``x`` is dense.  Rows are taken two at a time: rows ``i`` and ``i+1`` of
@@ -24,16 +46,18 @@ def sweep(S, p, beta, x, s):
     triangle is only read.
     """
     d = x.shape[0]
-    _sweep_pairs(S, p, beta, x, s, 0, d // 2)
+    beta, chi, gamma = state[PENDING], state[PENDING_CHI], state[GAMMA]
+    _sweep_pairs(S, p, beta, chi, gamma, x, s, 0, d // 2)
     if d % 2 == 1:
         i = d - 1
-        v = S[i, i] - beta * p[i] * p[i]
+        v = shrunk_diagonal(S[i, i], p[i], S[i, i] - beta * p[i] * p[i],
+                            chi, gamma, beta)
         S[i, i] = v
         s[i] += v * x[i]
 
 
 @njit(cache=True, fastmath={"reassoc", "contract", "nsz"})
-def _sweep_pairs(S, p, beta, x, s, q0, q1):
+def _sweep_pairs(S, p, beta, chi, gamma, x, s, q0, q1):
     """The loop of :func:`sweep` over the row pairs ``q0 <= q < q1`` (rows
     ``2q`` and ``2q+1``), scattering into ``s``; ``s[2 q0:]`` is zeroed first
     (a chunk never writes below its first row)."""
@@ -50,6 +74,9 @@ def _sweep_pairs(S, p, beta, x, s, q0, q1):
         a00 = S[i, i] - bpi * p[i]
         a01 = S[i, k] - bpi * p[k]
         a11 = S[k, k] - bpk * p[k]
+        if beta != 0.0:
+            a00 = shrunk_diagonal(S[i, i], p[i], a00, chi, gamma, beta)
+            a11 = shrunk_diagonal(S[k, k], p[k], a11, chi, gamma, beta)
         Si = S[i, i + 2:]
         Sk = S[k, i + 2:]
         pv = p[i + 2:]
@@ -93,7 +120,7 @@ def sweep_bounds(d, n_chunks):
 
 
 @njit(cache=True, parallel=True, fastmath={"reassoc", "contract", "nsz"})
-def sweep_parallel(S, p, beta, x, s, bounds, parts):
+def sweep_parallel(S, p, state, x, s, bounds, parts):
     """:func:`sweep` on ``T = len(bounds) - 1`` threads (opt-in, ``n_jobs``).
 
     Chunk ``c`` takes the row pairs ``bounds[c] <= q < bounds[c+1]`` (from
@@ -107,9 +134,10 @@ def sweep_parallel(S, p, beta, x, s, bounds, parts):
     rounding only.
     """
     d = x.shape[0]
+    beta, chi, gamma = state[PENDING], state[PENDING_CHI], state[GAMMA]
     n_chunks = bounds.shape[0] - 1
     for c in prange(n_chunks):
-        _sweep_pairs(S, p, beta, x, parts[c], bounds[c], bounds[c + 1])
+        _sweep_pairs(S, p, beta, chi, gamma, x, parts[c], bounds[c], bounds[c + 1])
     for j in range(d):
         s[j] = 0.0
     for c in range(n_chunks):
@@ -121,21 +149,25 @@ def sweep_parallel(S, p, beta, x, s, bounds, parts):
                 sv[j] += pc[j]
     if d % 2 == 1:
         i = d - 1
-        v = S[i, i] - beta * p[i] * p[i]
+        v = shrunk_diagonal(S[i, i], p[i], S[i, i] - beta * p[i] * p[i],
+                            chi, gamma, beta)
         S[i, i] = v
         s[i] += v * x[i]
 
 
 @njit(cache=True)
 def flush(S, p, state):
-    """Apply the pending rank-one update to the triangle."""
-    beta = state[PENDING]
+    """Apply the pending rank-one update to the triangle (the diagonal by
+    :func:`shrunk_diagonal`, as the sweep)."""
+    beta, chi, gamma = state[PENDING], state[PENDING_CHI], state[GAMMA]
     if beta != 0.0:
         d = p.shape[0]
         for i in range(d):
             bpi = beta * p[i]
+            Sii = S[i, i]
             for j in range(i, d):
                 S[i, j] -= bpi * p[j]
+            S[i, i] = shrunk_diagonal(Sii, p[i], S[i, i], chi, gamma, beta)
         state[PENDING] = 0.0
 
 

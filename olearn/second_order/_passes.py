@@ -9,10 +9,16 @@ file only, not on the modules it calls (rules.py, _covariance_sweep.py,
 _row_access.py); after editing one of them, clear ``NUMBA_CACHE_DIR`` (a stale cache was seen to keep the
 old rule).
 
-:func:`full_pass` returns the number of updates, or ``-1 - t`` if the step
-of round ``t`` is not finite (the pass stops before applying it; the
-estimator raises).  :func:`diag_pass` also makes the input tests of
+:func:`full_pass` returns ``(n_updates, failed, why)``: ``failed = t`` if
+round ``t`` cannot be learned (``why``: :data:`STEP_OVERFLOW`, its step is
+not finite, or :data:`NOT_POSITIVE`, ``x_t' Sigma x_t <= 0`` on a nonzero
+row), else -1; the pass stops at that round before updating (the estimator
+raises).  :func:`diag_pass` also makes the input tests of
 :func:`olearn._checks.check_values` on each row before using it (see there).
+
+Both passes keep every variance positive (issue 26, item 1): the
+covariance update of a variance is written, where it would cancel, in a
+form that cannot cross zero (:func:`shrunk_variance`).
 """
 import math
 
@@ -20,9 +26,13 @@ import numpy as np
 from numba import njit
 
 from .._checks import _HUGE, _TINY
-from ._covariance_sweep import PENDING, sweep, sweep_parallel
+from ._covariance_sweep import GAMMA, PENDING, PENDING_CHI, sweep, sweep_parallel
+from ._variance import shrunk_variance
 from ._row_access import row_clear, row_dense, row_entries2, row_entry, row_span
 from .rules import CW_STDEV, rule_step
+
+#: why a pass stopped at a round (its third return value)
+STEP_OVERFLOW, NOT_POSITIVE, VARIANCE_ZERO = 0, 1, 2
 
 
 @njit(cache=True)
@@ -66,16 +76,23 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
 
     With ``len(bounds) > 2`` the sweep runs on ``len(bounds) - 1`` threads
     (:func:`._covariance_sweep.sweep_parallel`, the opt-in ``n_jobs``, ours); otherwise it
-    is the serial :func:`._covariance_sweep.sweep` (``bounds`` and ``parts`` unused)."""
+    is the serial :func:`._covariance_sweep.sweep` (``bounds`` and ``parts`` unused).
+
+    The sweep keeps the diagonal positive (:func:`shrunk_variance`), but the
+    stored matrix can still lose its positive definiteness to rounding: after
+    a row whose features' scales differ by a factor of about ``1e8`` or more,
+    the entries of ``Sigma - beta s s'`` are differences of numbers that agree
+    to all 16 digits.  A nonzero row with ``x' Sigma x <= 0`` then stops the
+    pass (``NOT_POSITIVE``) instead of being skipped in silence."""
     n_updates = 0
     d = mu.shape[0]
     parallel = bounds.shape[0] > 2
     for t in range(y.shape[0]):
         x = row_dense(X, t, xbuf)
         if parallel:
-            sweep_parallel(S, p, state[PENDING], x, s, bounds, parts)
+            sweep_parallel(S, p, state, x, s, bounds, parts)
         else:
-            sweep(S, p, state[PENDING], x, s)
+            sweep(S, p, state, x, s)
         state[PENDING] = 0.0
         if rule == CW_STDEV:
             renormalise(S, mu, s, params[1])
@@ -86,20 +103,35 @@ def full_pass(X, y, mu, S, p, s, xbuf, state, mistakes, margins, rule, params,
             j, xj = row_entry(X, t, k)
             m += mu[j] * xj
             chi += s[j] * xj
+        if chi <= 0.0 and nonzero_row(X, t, start, stop):
+            row_clear(X, t, xbuf)     # Sigma no longer positive definite
+            return n_updates, t, NOT_POSITIVE
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
         if not (math.isfinite(alpha) and math.isfinite(gamma)
                 and math.isfinite(beta)):
-            return -1 - t
+            row_clear(X, t, xbuf)
+            return n_updates, t, STEP_OVERFLOW
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
             for j in range(d):
                 mu[j] += alpha * s[j]
                 p[j] = s[j]
             state[PENDING] = beta
+            state[PENDING_CHI] = chi
+            state[GAMMA] = gamma
             n_updates += 1
         row_clear(X, t, xbuf)
-    return n_updates
+    return n_updates, -1, STEP_OVERFLOW
+
+
+@njit(cache=True)
+def nonzero_row(X, t, start, stop):
+    """Whether row ``t`` has a nonzero value."""
+    for k in range(start, stop):
+        if row_entry(X, t, k)[1] != 0.0:
+            return True
+    return False
 
 
 @njit(cache=True, error_model="numpy")
@@ -180,10 +212,20 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     variances only decrease: ``high`` stays, ``low`` follows the smallest
     variance written.
 
-    Returns ``(n_updates, refused, overflow)``: ``refused = t`` if row ``t``
-    fails those tests, ``overflow = t`` if the step of round ``t`` is not
-    finite; the pass stops at such a round before updating.  Both are -1 when
-    it completes.
+    ``diagonal="covariance"`` (``precision`` false) writes
+    ``Sigma_jj - beta (Sigma_jj x_j)^2`` as is where it keeps at least half
+    of ``Sigma_jj`` (no cancellation: the results of the plain form), and
+    else in the form of :func:`shrunk_variance`, which cannot cross zero.
+    The precision form divides by ``1 + gamma Sigma_jj x_j^2 >= 1`` and
+    cannot either; only underflow could leave a variance at 0, and the round
+    that does so stops the pass (``VARIANCE_ZERO``; the estimator rewinds it).
+
+    Returns ``(n_updates, refused, failed, why)``: ``refused = t`` if row
+    ``t`` fails those tests (the pass stops before using it), ``failed = t``
+    if round ``t`` cannot be learned, ``why`` saying why
+    (``STEP_OVERFLOW``: its step is not finite, and the pass stops before
+    applying it; ``VARIANCE_ZERO``: its update left a variance at 0); both
+    rounds are -1 when the pass completes.
     """
     n_updates = 0
     low = bounds[LOW]
@@ -194,14 +236,14 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
         if not SAFE_LO * max(high, 1.0) <= chi <= SAFE_HI * min(low, 1.0):
             if refused_row(X, t, start, stop):  # rare: check_values' tests
                 bounds[LOW] = low
-                return n_updates, t, -1
+                return n_updates, t, -1, STEP_OVERFLOW
         f, alpha, gamma, beta = rule_step(rule, params, m, chi, y[t])
         mistakes[t] = (f > 0.0) != (y[t] > 0.0)
         margins[t] = y[t] * f
         if not (math.isfinite(alpha) and math.isfinite(gamma)
                 and math.isfinite(beta)):
             bounds[LOW] = low
-            return n_updates, -1, t
+            return n_updates, -1, t, STEP_OVERFLOW
         if chi > 0.0 and (alpha != 0.0 or gamma != 0.0):
             if min(gamma, beta) < 0.0:  # never (see above); the bound is lost
                 high = math.inf
@@ -220,9 +262,14 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
                     sigma = ms[j, 1]
                     sj = sigma * xj
                     ms[j, 0] += alpha * sj
-                    sigma = sigma - beta * sj * sj
-                    ms[j, 1] = sigma
-                    low = min(low, sigma)
+                    shrunk = sigma - beta * sj * sj
+                    if not shrunk >= 0.5 * sigma:   # rare: it cancels
+                        shrunk = shrunk_variance(sigma, sj * xj, beta, chi, gamma)
+                    ms[j, 1] = shrunk
+                    low = min(low, shrunk)
             n_updates += 1
+            if not low > 0.0:   # a variance underflowed (the round is undone)
+                bounds[LOW] = low
+                return n_updates, -1, t, VARIANCE_ZERO
     bounds[LOW] = low
-    return n_updates, -1, -1
+    return n_updates, -1, -1, STEP_OVERFLOW

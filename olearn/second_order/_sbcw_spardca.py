@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._rows import csr_dot_soft_threshold, sparse_scores
 from ..base import OnlineClassifier, check_positive
 
 
@@ -171,6 +172,9 @@ class SparDCA(OnlineClassifier):
         return np.flatnonzero(self.coef_[0])
 
     def _decision(self, X):
+        # CSR in O(nnz(X)): the soft-thresholded weights of the row's features only
+        if sp.issparse(X):
+            return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self.kappa))
         return X @ self.coef_[0]
 
     def fit(self, X, y):

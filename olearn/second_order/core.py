@@ -52,8 +52,19 @@ Diagonal covariance (``covariance="diag"``)
         ``Sigma_jj <- Sigma_jj - beta (Sigma_jj x_tj)^2``, the form several
         public implementations use for AROW, CW and SCW.
 
-    Both keep ``Sigma_jj > 0`` (the first divides by ``1 + gamma Sigma_jj x_j^2
-    >= 1``; in the second ``beta Sigma_jj x_j^2 <= beta chi < 1``).
+    Both keep ``Sigma_jj > 0``, in floating point too.  The first divides by
+    ``1 + gamma Sigma_jj x_j^2 >= 1``.  In the second ``beta Sigma_jj x_j^2
+    <= beta chi < 1``, but the subtraction cancels when one feature carries
+    nearly all of ``chi`` (a feature of -8.3e9 left ``Sigma_jj = -2.2e-16``,
+    and every later row using it had ``x' Sigma x < 0`` and was never
+    learned); where it would lose more than half of ``Sigma_jj`` the pass
+    writes it as ``Sigma_jj (1/(1 + gamma chi) + beta (chi - Sigma_jj
+    x_j^2))``, equal in exact arithmetic and a sum of nonnegative terms
+    (:mod:`._variance`).  The full layout's sweep treats its diagonal alike;
+    a row on which the full matrix has nevertheless lost its positive
+    definiteness to rounding (``x' Sigma x <= 0``) raises
+    :class:`olearn.base.NonFiniteModelError`, as does a variance that
+    underflows to 0, with the model of the round before.
 """
 import numbers
 
@@ -62,12 +73,13 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .._checks import assert_finite, check_csr
+from .._checks import assert_finite, check_csr, check_values
+from .._rows import csr_dot, sparse_scores
 from .._checks import available_memory as _available_memory
 from ..base import OnlineClassifier, _every_value_read, check_positive
 from . import rules
-from ._covariance_sweep import flush, mirror, sweep_bounds
-from ._passes import diag_pass, full_pass
+from ._covariance_sweep import STATE_SIZE, flush, mirror, sweep_bounds
+from ._passes import NOT_POSITIVE, VARIANCE_ZERO, diag_pass, full_pass
 
 COVARIANCES = ("full", "diag")
 DIAGONALS = ("precision", "covariance")
@@ -141,8 +153,9 @@ class SecondOrderClassifier(OnlineClassifier):
         self._p = np.zeros(n_features if self.covariance == "full" else 0)
         self._s = np.zeros(n_features if self.covariance == "full" else 0)
         self._xbuf = np.zeros(n_features if self.covariance == "full" else 0)
-        # full: the pending step; diag: bounds on every Sigma_jj (diag_pass)
-        self._state = (np.zeros(1) if self.covariance == "full"
+        # full: the pending step (_covariance_sweep.PENDING...); diag: bounds
+        # on every Sigma_jj (diag_pass)
+        self._state = (np.zeros(STATE_SIZE) if self.covariance == "full"
                        else np.full(2, self._sigma0()))
         self._frozen_values = self._frozen()
 
@@ -163,6 +176,13 @@ class SecondOrderClassifier(OnlineClassifier):
         super().__setstate__(state)
         if "_pairs" in self.__dict__:
             self._diag_views()
+        pending = self.__dict__.get("_state")
+        if ("_pairs" not in self.__dict__ and pending is not None
+                and pending.shape[0] < STATE_SIZE):
+            # a full-covariance model pickled before the pending chi and gamma
+            # were kept: apply its pending update as it was then (plain form)
+            self._state = np.zeros(STATE_SIZE)
+            self._state[0] = pending[0]
 
     def _restore(self, snapshot):
         # the snapshot holds _pairs only (from __getstate__): rebuild its views
@@ -176,11 +196,15 @@ class SecondOrderClassifier(OnlineClassifier):
         return self.covariance == "diag"
 
     def _refuse_values(self, X, row):
-        # check_values reads float64 values: float32 CSR input is checked as
-        # the float64 values it stands for (only when a row was refused)
+        super()._refuse_values(self._float64(X), row)
+
+    @staticmethod
+    def _float64(X):
+        """check_values reads float64 values: float32 CSR input is checked as
+        the float64 values it stands for (only when the pass stopped)."""
         if sp.issparse(X) and X.dtype == np.float32:
-            X = X.astype(np.float64)
-        super()._refuse_values(X, row)
+            return X.astype(np.float64)
+        return X
 
     def _validate(self, X, y, reset):
         """The base's checks; float32 CSR input (canonical) keeps its values.
@@ -237,22 +261,60 @@ class SecondOrderClassifier(OnlineClassifier):
                                    self._rule, params, bounds, parts)
             finally:
                 numba.set_num_threads(previous)
-            if result < 0:
-                raise FloatingPointError(self._overflow_message(-1 - result))
-            return result
-        result, refused, overflow = diag_pass(
+            n_updates, failed, why = result
+            if failed >= 0:
+                raise FloatingPointError(self._failure_message(why))
+            return n_updates
+        result, refused, failed, why = diag_pass(
             X, y, self._pairs, mistakes, margins, self._rule, params,
             self.diagonal == "precision", self._state)
-        if overflow >= 0:
-            raise FloatingPointError(self._overflow_message(overflow))
+        if failed >= 0:
+            raise FloatingPointError(self._failure_message(why))
         return -1 - refused if refused >= 0 else result
 
-    def _overflow_message(self, t):
-        """Why the step of round ``t`` (of this call) overflowed, and the fix."""
-        head = (f"{type(self).__name__}: the step of round {t} of this call "
-                f"overflowed; the pass stopped before applying it (the model "
-                f"is as it was before that round; the online record does not "
-                f"cover this call). ")
+    def _run(self, X, y_pm):
+        """The base's pass; a pass that stops on a failing round before
+        reaching a row the up-front scan refuses raises the scan's error.
+
+        The diagonal pass tests each row's values as it reaches it
+        (``_values_checked_in_pass``), so on such a matrix it could stop
+        earlier, on an overflow, where the layouts that scan first (full
+        covariance, non-canonical CSR) raise the scan's ``FeatureRangeError``
+        and leave the estimator untouched: the scan runs here, once the pass
+        has failed (issue 26, item 10), so every layout raises the same error
+        and leaves the same state.
+        """
+        try:
+            super()._run(X, y_pm)
+        except FloatingPointError:
+            if self._values_checked_in_pass and _every_value_read(X):
+                try:
+                    check_values(self._float64(X), row_norms=self._checks_row_norms)
+                except ValueError as error:
+                    error.refused_input = True
+                    raise error from None
+            raise
+
+    def _failure_message(self, why):
+        """Why a round could not be learned, and the fix (the estimator's
+        error names the round: :meth:`olearn.base.OnlineClassifier._raise_nonfinite`)."""
+        name = type(self).__name__
+        if why == NOT_POSITIVE:
+            return (
+                f"{name}: x' Sigma x <= 0 on a nonzero row: the full covariance "
+                f"has lost its positive definiteness to rounding, after an "
+                f"update on a row whose features' scales differ by a factor of "
+                f"about 1e8 or more (the entries of Sigma - beta s s' are then "
+                f"differences of numbers equal to all 16 digits). Scale the "
+                f"features (e.g. sklearn's MaxAbsScaler or StandardScaler), or "
+                f"use covariance='diag', whose variances stay positive.")
+        if why == VARIANCE_ZERO:
+            return (
+                f"{name}: a variance Sigma_jj underflowed to 0 (below float64's "
+                f"smallest number), so the feature could no longer be learned. "
+                f"Scale the features (e.g. sklearn's MaxAbsScaler) or use a "
+                f"larger a (the initial variance) or regulariser.")
+        head = f"{name}: the step overflowed; the pass stopped before applying it. "
         if (self._rule == rules.CW_STDEV and self.covariance == "diag"
                 and self.diagonal == "precision"):
             return head + (
@@ -272,6 +334,9 @@ class SecondOrderClassifier(OnlineClassifier):
             "again.")
 
     def _decision(self, X):
+        # CSR in O(nnz(X)): scipy would first copy the strided view _mu (O(d))
+        if sp.issparse(X):
+            return sparse_scores(csr_dot, X, self._mu)
         return safe_sparse_dot(X, self._mu)
 
     def _model_arrays(self):

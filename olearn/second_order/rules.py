@@ -6,6 +6,18 @@ step, the precision step and the same step written for ``Sigma``.  The
 derivations are in the modules of the learners: :mod:`.arow` (AROW, NAROW),
 :mod:`.cw` (CW, SCW) and :mod:`.sop` (SOP).  The passes
 (:mod:`._passes`) pick a rule by its index (the learner's ``_rule``).
+
+Every rule is compiled with numpy's error model: a division by zero gives
+``inf`` or NaN, never a Python ``ZeroDivisionError`` (on a row of
+``||x||^2 ~ 1e77`` or more SCW's ``w^2`` in :func:`_stdev_cov` overflows and
+``sqrt(u)`` becomes 0).  The passes test ``alpha``, ``gamma`` and ``beta``
+for finiteness and stop before such a step, so the estimator raises its
+``NonFiniteModelError`` and keeps the model of the round before (issue 26,
+item 9).  Under Python's error model the same row raised a bare
+``ZeroDivisionError`` or gave ``inf``, depending on which pass had compiled
+the rule first: numba compiles a callee with its caller's ``error_model``
+unless the callee sets one (``inherit_if_not_set``), and keeps (and caches)
+the first compilation for every later caller.
 """
 import math
 
@@ -14,7 +26,7 @@ from numba import njit
 AROW, CW_VARIANCE, CW_STDEV, SCW_I, SCW_II, SOP, NAROW = range(7)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def arow_step(m, chi, y, r):
     """AROW's round (Figure 1 of the AROW paper, eqs. 7 and 9; :mod:`.arow`)."""
     if y * m >= 1.0:
@@ -24,7 +36,7 @@ def arow_step(m, chi, y, r):
     return m, alpha * y, 1.0 / r, beta
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def narow_step(m, chi, y, b):
     """NAROW's round: ``r_t`` from ``chi_t`` and ``b``; the mean moves also
     when ``r_t = +infinity`` (see :mod:`.arow`)."""
@@ -39,7 +51,7 @@ def narow_step(m, chi, y, b):
     return m, y, 0.0, 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def cw_variance_step(m, chi, y, phi):
     """Variance CW round (Dredze et al. 2008): ``(f, alpha, gamma, beta)``."""
     M = y * m
@@ -55,7 +67,7 @@ def cw_variance_step(m, chi, y, phi):
     return m, alpha * y, gamma, gamma / (1.0 + gamma * V)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _stdev_cov(alpha, V, phi):
     """``(gamma, beta)`` of the exact (stdev) CW / SCW covariance update."""
     w = alpha * V * phi
@@ -64,7 +76,7 @@ def _stdev_cov(alpha, V, phi):
     return alpha * phi / su, alpha * phi / (su + w)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _stdev_alpha(M, V, phi):
     psi = 1.0 + 0.5 * phi * phi
     zeta = 1.0 + phi * phi
@@ -72,7 +84,7 @@ def _stdev_alpha(M, V, phi):
         / (V * zeta)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def cw_stdev_step(m, chi, y, phi):
     """Exact convex CW round (Crammer et al. 2008): ``(f, alpha, gamma, beta)``."""
     M = y * m
@@ -86,7 +98,7 @@ def cw_stdev_step(m, chi, y, phi):
     return m, alpha * y, gamma, beta
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def scw1_step(m, chi, y, phi, C):
     """SCW-I round (Wang, Zhao, Hoi 2012): ``(f, alpha, gamma, beta)``."""
     M = y * m
@@ -100,7 +112,7 @@ def scw1_step(m, chi, y, phi, C):
     return m, alpha * y, gamma, beta
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def scw2_step(m, chi, y, phi, C):
     """SCW-II round (Wang, Zhao, Hoi 2012): ``(f, alpha, gamma, beta)``."""
     M = y * m
@@ -117,7 +129,7 @@ def scw2_step(m, chi, y, phi, C):
     return m, alpha * y, gamma, beta
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sop_step(m, chi, y):
     """SOP's round: ``(f, alpha, gamma, beta)`` (see :mod:`.core`)."""
     f = m / (1.0 + chi)
@@ -127,7 +139,7 @@ def sop_step(m, chi, y):
     return f, (y - m) * beta, 1.0, beta
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rule_step(rule, params, m, chi, y):
     """``(f, alpha, gamma, beta)`` of the learner's rule (see :mod:`.core`)."""
     if rule == AROW:

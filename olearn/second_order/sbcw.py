@@ -59,6 +59,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .._rows import csr_dot_subset, sparse_scores
 from ..base import NonFiniteModelError, OnlineClassifier, check_positive
 from ._bcw_common import (available_memory, inverse_upsilon, sigma_update,
                           upsilon)
@@ -234,6 +235,9 @@ class SBCW(OnlineClassifier):
         if idx.size == 0:
             return np.zeros(X.shape[0])
         mu = np.concatenate(self._mu_blocks)
+        if sp.issparse(X):   # O(nnz(X) log |idx|): scipy's X[:, idx] is O(d)
+            order = np.argsort(idx)
+            return sparse_scores(csr_dot_subset, X, idx[order], order, mu)
         return X[:, idx] @ mu
 
     # -- learning ---------------------------------------------------------------
