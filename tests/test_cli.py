@@ -639,6 +639,10 @@ def test_compile_subcommand(capsys):
     assert main(["compile", "--learner", "Perceptron"], out=out) == 0
     text = out.getvalue()
     assert "LIBSVM reader" in text and "Perceptron" in text
+    # SBCW's covariance is a bool: only a learner whose default is "full" is
+    # also compiled with covariance="diag"
+    assert main(["compile", "--learner", "SBCW", "--learner", "SOP"], out=out) == 0
+    assert "failed" not in out.getvalue()
     assert main(["compile", "--learner", "Nope"], out=out) == 2
     assert "unknown learner 'Nope'" in error_line(capsys)
 
