@@ -691,3 +691,15 @@ def test_memory_left_sees_an_address_space_limit():
                           env=_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# only a comment\n\n", "no rows of data"),
+    ("label,a,b\n1,0.5,nan\n-1,1,2\n", "row 1 has a feature value that is NaN"),
+    ("1,0.5,1\n-1,1\n", "cannot read it as CSV"),
+])
+def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    code, out_text = run(["train", path])
+    assert code == 2 and message in error_line(capsys) and out_text == ""
