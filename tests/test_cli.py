@@ -639,6 +639,10 @@ def test_compile_subcommand(capsys):
     assert main(["compile", "--learner", "Perceptron"], out=out) == 0
     text = out.getvalue()
     assert "LIBSVM reader" in text and "Perceptron" in text
+    # SBCW's covariance is a bool: only a learner whose default is "full" is
+    # also compiled with covariance="diag"
+    assert main(["compile", "--learner", "SBCW", "--learner", "SOP"], out=out) == 0
+    assert "failed" not in out.getvalue()
     assert main(["compile", "--learner", "Nope"], out=out) == 2
     assert "unknown learner 'Nope'" in error_line(capsys)
 
@@ -687,3 +691,15 @@ def test_memory_left_sees_an_address_space_limit():
                           env=_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# only a comment\n\n", "no rows of data"),
+    ("label,a,b\n1,0.5,nan\n-1,1,2\n", "row 1 has a feature value that is NaN"),
+    ("1,0.5,1\n-1,1\n", "cannot read it as CSV"),
+])
+def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    code, out_text = run(["train", path])
+    assert code == 2 and message in error_line(capsys) and out_text == ""

@@ -136,7 +136,7 @@ def compile_ahead(names, out):
                 else:
                     est.fit(rows, y)
                 est.predict(rows)
-            if "covariance" in est.get_params(deep=False):
+            if est.get_params(deep=False).get("covariance") == "full":  # and diagonal
                 for rows in (X, dense):
                     diag = make_learner(name, {"covariance": "diag"})
                     diag.partial_fit(rows, y, classes=classes)
