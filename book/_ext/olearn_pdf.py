@@ -75,6 +75,29 @@ def _patch_display_math():
     sphinx.util.math.wrap_displaymath = wrap_displaymath
 
 
+def _patch_exercise_references():
+    """A reference to an exercise (``{numref}``/``{ref}`` to a sphinx-exercise label)
+    printed ``Exercise ??``: sphinx-exercise labels an exercise ``exercise:<label>`` in
+    LaTeX, while Sphinx points ``\\ref`` at ``<doc>:<label>``. Such a reference is written
+    with the number Sphinx resolved (the one the exercise's title prints), linked to
+    ``exercise:<label>``."""
+    from sphinx.writers.latex import LaTeXTranslator
+
+    original = LaTeXTranslator.visit_number_reference
+
+    def visit_number_reference(self, node):
+        target = node.get("refid") or node.get("refuri", "").rpartition("#")[2]
+        registry = getattr(self.builder.env, "sphinx_exercise_registry", {})
+        if target and target in registry:
+            self.body.append(r"\hyperref[exercise:%s]{%s}"
+                             % (target, self.encode(node.astext())))
+            from docutils import nodes
+            raise nodes.SkipNode
+        original(self, node)
+
+    LaTeXTranslator.visit_number_reference = visit_number_reference
+
+
 def _cover(app):
     if app.builder.name != "latex":
         return
@@ -93,6 +116,7 @@ def setup(app):
     app.setup_extension("olearn_pdf_tables")    # HTML-only tables set as LaTeX tables
     _patch_figures()
     _patch_display_math()
+    _patch_exercise_references()
     app.connect("config-inited", _latex_config)
     app.connect("builder-inited", _cover)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
