@@ -15,7 +15,7 @@ dead proxy (127.0.0.1:9), and the check fails unless, once MathJax has finished:
   typed: no ``$...$``, no ``\\command``, no ``{role}`` such as ``{eq}`` or ``{prf:ref}``
   (what a code cell's ``Markdown(...)`` output showed while it was parsed as CommonMark);
 - no line of a code cell or of an output is cut at the right edge of its box (measured with
-  the box's own font), and no table or image is wider than the text column;
+  the box's own font), and no table, image or formula is wider than the text column;
 - every ``<img>`` has loaded (``complete`` and ``naturalWidth > 0``);
 - no request went to another host (only ``file:``, ``data:``, ``blob:``, ``about:`` URLs)
   and no local file failed to load.
@@ -127,6 +127,18 @@ INSPECT = r"""
           : el.getAttribute('src');
       wide.push(el.tagName.toLowerCase() + ' ' + Math.round(width) + ' px in a '
                 + Math.round(colWidth) + '-px column: ' + JSON.stringify(label));
+    }
+  }
+  // formulas that run past the column (a long inline formula does not wrap; a display one
+  // is cut behind a scroll)
+  for (const m of document.querySelectorAll('article mjx-container, main mjx-container')) {
+    if (m.offsetParent === null && m.getClientRects().length === 0) continue;
+    if (m.closest('details:not([open])')) continue;
+    const r = (m.querySelector('svg') || m).getBoundingClientRect();  // the drawn formula
+    if (r.right > colRight + 1) {
+      wide.push('formula ' + Math.round(r.width) + ' px ending at ' + Math.round(r.right)
+                + ' px (column ends at ' + Math.round(colRight) + '): '
+                + JSON.stringify((m.textContent || '').slice(0, 40)));
     }
   }
   const imgs = Array.from(document.images).map(i => ({

@@ -144,3 +144,16 @@ def test_check_passes_a_page_that_fits(tmp_path):
         "</div><table><tr><td>a</td><td>b</td></tr></table></article></main></body></html>")
     assert browser_check.check_page(browser_check.find_chromium(), page,
                                     require_math=False) == []
+
+
+@needs_chromium
+def test_check_fails_on_a_formula_past_the_column(tmp_path):
+    # a long inline formula does not wrap: it runs past the column's right edge
+    page = tmp_path / "math.html"
+    page.write_text(
+        "<html><body><main><article class='bd-article' style='width:500px'>"
+        "<p>See <mjx-container style='display:inline-block;width:900px'>x</mjx-container>"
+        "</p></article></main></body></html>")
+    problems = browser_check.check_page(browser_check.find_chromium(), page,
+                                        require_math=False)
+    assert "formula 900 px" in "\n".join(problems)
