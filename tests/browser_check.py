@@ -131,14 +131,24 @@ INSPECT = r"""
   }
   // formulas that run past the column (a long inline formula does not wrap; a display one
   // is cut behind a scroll)
-  for (const m of document.querySelectorAll('article mjx-container, main mjx-container')) {
-    if (m.offsetParent === null && m.getClientRects().length === 0) continue;
-    if (m.closest('details:not([open])')) continue;
-    const r = (m.querySelector('svg') || m).getBoundingClientRect();  // the drawn formula
+  // (olearn.css scales a display formula down to the column: one scaled below 80 % of its
+  // size is as unreadable as a cut one)
+  for (const m of document.querySelectorAll('article mjx-container')) {
+    if (m.getClientRects().length === 0 || m.closest('details:not([open])')) continue;
+    const svg = m.querySelector('svg');
+    const r = (svg || m).getBoundingClientRect();  // the drawn formula
+    const text = JSON.stringify((m.textContent || '').slice(0, 40));
     if (r.right > colRight + 1) {
       wide.push('formula ' + Math.round(r.width) + ' px ending at ' + Math.round(r.right)
-                + ' px (column ends at ' + Math.round(colRight) + '): '
-                + JSON.stringify((m.textContent || '').slice(0, 40)));
+                + ' px (column ends at ' + Math.round(colRight) + '): ' + text);
+    } else if (svg) {
+      svg.style.maxWidth = 'none';  // the formula's own width, unscaled
+      const natural = svg.getBoundingClientRect().width;
+      svg.style.maxWidth = '';
+      if (natural > 0 && r.width < 0.8 * natural) {
+        wide.push('formula scaled to ' + Math.round(100 * r.width / natural)
+                  + ' % to fit the column: ' + text);
+      }
     }
   }
   const imgs = Array.from(document.images).map(i => ({
