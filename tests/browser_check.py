@@ -323,11 +323,17 @@ def check_page(chromium, html_file, require_math=True, screenshot=None):
 NOT_PAGES = {"genindex", "search", "py-modindex"}
 
 
+def is_redirect(html_file):
+    """True for a page that only redirects (Jupyter Book's index.html to the root page)."""
+    return 'http-equiv="refresh"' in html_file.read_text(errors="replace")[:2000].lower()
+
+
 def book_pages(root):
-    """Every page of a built book: each HTML file but Sphinx's index and search pages."""
+    """Every page of a built book: each HTML file but Sphinx's index and search pages and
+    redirects."""
     return sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.html")
                   if not any(part.startswith("_") for part in p.relative_to(root).parts)
-                  and p.stem not in NOT_PAGES)
+                  and p.stem not in NOT_PAGES and not is_redirect(p))
 
 
 def toc_files(root):
@@ -365,8 +371,11 @@ def main(argv):
             failures[page] = [f"{html_file} does not exist (build the book first)"]
             continue
         shot = shots / (page.replace("/", "__") + ".png") if shots else None
-        problems = check_page(chromium, html_file, require_math=page in MATH_PAGES,
-                              screenshot=shot)
+        try:
+            problems = check_page(chromium, html_file, require_math=page in MATH_PAGES,
+                                  screenshot=shot)
+        except (RuntimeError, TimeoutError) as error:  # one page's failure, not the check's
+            problems = [f"the page could not be inspected: {error}"]
         if problems:
             failures[page] = problems
     for page, problems in failures.items():
