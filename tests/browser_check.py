@@ -158,6 +158,8 @@ INSPECT = r"""
       containers: document.querySelectorAll('mjx-container').length,
       mathNodes: mathNodes.length, untypeset: untypeset, raw: raw, literal: literal,
       cut: cut, wide: wide, column: Math.round(colWidth), images: imgs,
+      texErrors: Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
+                      .map(e => e.getAttribute('data-mjx-error') || e.textContent.slice(0, 60)),
       title: document.title});
 })()
 """
@@ -293,6 +295,9 @@ def check_page(chromium, html_file, require_math=True, screenshot=None):
                         f"e.g. {found['untypeset'][:3]}")
     if found["raw"]:
         problems.append(f"raw TeX delimiters in the visible text: {found['raw']}")
+    if found.get("texErrors"):
+        problems.append(f"{len(found['texErrors'])} formulas MathJax could not typeset: "
+                        f"{found['texErrors'][:3]}")
     if found["literal"]:
         kinds = sorted({item.split(": ", 1)[0] for item in found["literal"]})
         problems.append(f"{len(found['literal'])} MyST/TeX literals printed as typed "
