@@ -45,14 +45,15 @@ AROW(covariance="diag").fit(X, y)
 
 PATTERNS = {
     "instructions": r"^\s+[a-z][a-z0-9.]*\b",
-    "zmm (512-bit)": r"%zmm",
-    "ymm (256-bit)": r"%ymm",
-    "packed double (..pd)": r"^\s+v?\w+pd\b",
-    "scalar double (..sd)": r"^\s+v?\w+sd\b",
+    "zmm (512-bit) lines": r"%zmm",
+    "zmm lines not a move": r"^\s+(?!vmov)\w+.*%zmm",
+    "ymm (256-bit) lines": r"%ymm",
+    "packed FP arithmetic": r"^\s+v(mul|add|sub|div|min|max|sqrt)p[sd]\b",
+    "scalar FP arithmetic": r"^\s+v(mul|add|sub|div|min|max|sqrt)s[sd]\b",
+    "scalar divisions": r"^\s+vdivsd\b",
     "fused multiply-add": r"^\s+vf(n)?m(add|sub)\w*",
     "gather": r"^\s+v(p)?gather\w*",
     "prefetch": r"^\s+prefetch\w*",
-    "vzeroupper": r"^\s+vzeroupper\b",
 }
 out = {}
 for name, fn in (("perceptron_pass", perceptron_pass), ("diag_pass", diag_pass)):

@@ -11,7 +11,8 @@ Needs Debian's ``poppler-utils`` (``pdfinfo``, ``pdftohtml``, ``pdfimages``,
   MyST role or directive left as typed (``{eq}``, ``{prf:ref}``, ``{cite:p}`` ...) and
   no unresolved reference (LaTeX prints ``??``);
 - every page with a figure caption (``Fig. 6.1: ...``) carries an image, and the
-  document has at least one;
+  document has at least one; no output is printed as a placeholder of what only HTML
+  shows (``<HTML table: 17 rows x 3 columns>``, ``<IPython.core.display.HTML object>``);
 - the pages rendered to PNG with ``pdftoppm`` (the cover, the first and last pages
   with a figure, a page of prose in the middle and the last page) are not blank.
 
@@ -29,6 +30,9 @@ from pathlib import Path
 
 MONOSPACE = re.compile(r"mono|courier|typewriter|(?:cm|ec|sf|lm)tt\d|inconsolata|dejavusansm", re.I)
 FIGURE_CAPTION = re.compile(r"^Fig\. (\d+(?:\.\d+)*):")
+#: what a table or object with only an HTML form prints where its LaTeX form is missing
+PLACEHOLDER = re.compile(r"<(?:HTML table: \d+ rows|IPython\.core\.display\.\w+ object|"
+                         r"[\w.]+ object at 0x[0-9a-f]+)")
 PROSE_DEFECTS = {
     "raw TeX math ($)": re.compile(r"\$"),
     "raw TeX command": re.compile(r"\\[A-Za-z]{2,}"),
@@ -103,6 +107,9 @@ def check(pdf, png_dir, min_pages):
     captions = {}
     for page, lines in texts.items():
         for text, monospaced in lines:
+            if PLACEHOLDER.search(text):
+                problems.append(f"page {page}: an output with no printable form (a table "
+                                f"shown only in HTML?): {text.strip()[:120]!r}")
             if monospaced:
                 continue
             for what, pattern in PROSE_DEFECTS.items():

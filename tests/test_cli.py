@@ -125,6 +125,9 @@ def test_csv_with_header(tmp_path):
     code, text = run(["train", path, "--learner", "Perceptron"])
     ref = Perceptron().fit(X, y)
     assert code == 0 and f"500 rounds, {ref.n_mistakes_:,} mistakes" in text
+    assert run(["train", path, "--n-features", "5", "--quiet"])[0] == 0
+    code, text = run(["train", path, "--n-features", "8"])   # would not widen a CSV
+    assert code == 2 and text == ""
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -270,7 +273,8 @@ def test_zero_based_option(tmp_path, capsys):
     zero = write_svm(tmp_path / "zero.svm", X, y, zero_based=True)
     if sp.csr_matrix(X)[:, 0].nnz:
         code, _ = run(["train", zero, "--zero-based", "false"])
-        assert code == 2 and "index 0" in error_line(capsys)
+        err = error_line(capsys)
+        assert code == 2 and "index 0" in err and "--zero-based true or auto" in err
     code, _ = run(["train", one, "--zero-based", "maybe"])
     assert code == 2 and "--zero-based" in error_line(capsys)
 
@@ -555,17 +559,19 @@ def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, lea
                                       (p.split("=") for p in params)})
     for _ in range(n_epochs):
         ref.partial_fit(X, y, classes=[-1, 1])
-    model = tmp_path / "m.pkl"
-    argv = ["train", svm_file, "--learner", learner, "--n-epochs", n_epochs,
-            "--save-model", model, "--save-record", tmp_path / "r.npz", "--quiet"]
-    for p in params:
-        argv += ["--param", p]
-    assert run(argv)[0] == 0
-    est = pickle.loads(model.read_bytes())
-    for name in ("coef_", "mistakes_", "margins_"):
-        if hasattr(ref, name):
-            np.testing.assert_array_equal(getattr(est, name), getattr(ref, name))
-    assert est.n_updates_ == ref.n_updates_
+    for mode in (["--stream"], []):       # read in blocks; read once and kept
+        model = tmp_path / "m.pkl"
+        argv = ["train", svm_file, "--learner", learner, "--n-epochs", n_epochs,
+                "--save-model", model, "--save-record", tmp_path / "r.npz", "--quiet",
+                *mode]
+        for p in params:
+            argv += ["--param", p]
+        assert run(argv)[0] == 0
+        est = pickle.loads(model.read_bytes())
+        for name in ("coef_", "mistakes_", "margins_"):
+            if hasattr(ref, name):
+                np.testing.assert_array_equal(getattr(est, name), getattr(ref, name))
+        assert est.n_updates_ == ref.n_updates_
 
 
 def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
@@ -575,10 +581,35 @@ def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
     rows = "\n".join(",".join(f"{v:.17g}" for v in [label, *x]) for label, x in zip(y, X))
     path.write_text("label,a,b,c,d,e\n" + rows + "\n")
     model = tmp_path / "m.pkl"
-    assert run(["train", path, "--learner", "PA", "--n-epochs", "2",
-                "--save-model", model, "--quiet"])[0] == 0
     ref = PA().partial_fit(X, y, classes=[-1, 1]).partial_fit(X, y)
-    np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+    for mode in (["--stream"], []):
+        assert run(["train", path, "--learner", "PA", "--n-epochs", "2",
+                    "--save-model", model, "--quiet", *mode])[0] == 0
+        np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+
+
+def test_file_read_once_unless_streamed(svm_file, monkeypatch):
+    """A file that fits in memory is parsed once (the checking pass keeps it);
+    --stream, or too little memory, reads it again for each epoch."""
+    from olearn.datasets import libsvm
+    calls = []
+    real = libsvm.parse_block
+    monkeypatch.setattr(libsvm, "parse_block",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
+    assert len(calls) == 1
+    calls.clear()
+    assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--stream"])[0] == 0
+    assert len(calls) == 3
+    calls.clear()
+    monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 10_000)
+    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
+    assert len(calls) == 3
+
+
+def test_stream_and_shuffle_refused_together(svm_file, capsys):
+    code, _ = run(["train", svm_file, "--stream", "--shuffle"])
+    assert code == 2 and "choose one" in error_line(capsys)
 
 
 def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
@@ -587,8 +618,10 @@ def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
     lines[47] = "1 2:0.5 1:1"
     path = tmp_path / "late.svm"
     path.write_text("\n".join(lines) + "\n")
-    code, text = run(["train", path])
-    assert code == 2 and f"{path}, line 48:" in error_line(capsys) and "rounds" not in text
+    for mode in (["--stream"], []):
+        code, text = run(["train", path, *mode])
+        assert code == 2 and f"{path}, line 48:" in error_line(capsys)
+        assert "rounds" not in text
 
 
 def test_shuffle_reads_the_file_whole_and_memory_error_is_one_line(svm_file, monkeypatch,
@@ -606,6 +639,10 @@ def test_compile_subcommand(capsys):
     assert main(["compile", "--learner", "Perceptron"], out=out) == 0
     text = out.getvalue()
     assert "LIBSVM reader" in text and "Perceptron" in text
+    # SBCW's covariance is a bool: only a learner whose default is "full" is
+    # also compiled with covariance="diag"
+    assert main(["compile", "--learner", "SBCW", "--learner", "SOP"], out=out) == 0
+    assert "failed" not in out.getvalue()
     assert main(["compile", "--learner", "Nope"], out=out) == 2
     assert "unknown learner 'Nope'" in error_line(capsys)
 
@@ -637,7 +674,7 @@ def test_shuffle_of_a_file_too_large_refused_before_learning(svm_file, monkeypat
     """--shuffle holds the file in memory: with less memory than the checking
     pass estimates it needs, refused before learning, naming the way out."""
     monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 1000)
-    code, text = run(["train", svm_file, "--shuffle"])
+    code, text = run(["train", svm_file, "--shuffle"])   # too large to keep, to shuffle
     err = error_line(capsys)
     assert code == 2 and "GiB available" in err and "leave it out to stream" in err
     assert "rounds" not in text
@@ -654,3 +691,15 @@ def test_memory_left_sees_an_address_space_limit():
                           env=_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# only a comment\n\n", "no rows of data"),
+    ("label,a,b\n1,0.5,nan\n-1,1,2\n", "row 1 has a feature value that is NaN"),
+    ("1,0.5,1\n-1,1\n", "cannot read it as CSV"),
+])
+def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    code, out_text = run(["train", path])
+    assert code == 2 and message in error_line(capsys) and out_text == ""

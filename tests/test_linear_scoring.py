@@ -173,3 +173,19 @@ def test_one_row_costs_no_pass_over_the_features(name, wide_stream):
     gc.collect()
     assert faults < 200, faults
     print(f"{name}: {faults} faults")
+
+
+def test_predict_one_row_benchmark_runs(capsys):
+    """``benchmarks/predict_one_row.py`` runs (tiny sizes) and checks that the
+    two paths it times give the same scores."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "predict_one_row.py"
+    spec = importlib.util.spec_from_file_location("predict_one_row", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--dims", "1e3", "--rows", "2", "--repeats", "1", "--only",
+                "Perceptron", "Averaged(MBW)", "SBCW"])
+    out = capsys.readouterr().out
+    assert "model name" not in out and "load average" in out
+    assert out.count("| 1e+03 |") == 3

@@ -8,7 +8,10 @@ is ``Version <olearn version>``, and the cover's date line adds ``commit <hash>`
 LaTeX prints ``??`` for their page numbers. Chapters open on the next page, not the
 next right-hand one (``openany,oneside``: no blank pages in a PDF read on screen). A
 glued table (a figure named ``tab-...``, see ``olearn_tables``) is captioned
-"Table N" as in the HTML. The HTML build is unchanged.
+"Table N" as in the HTML. A display formula with its own ``\\tag`` (MathJax takes it
+anywhere) is set in ``gather*`` (``align*`` when it aligns), where amsmath allows it,
+instead of Sphinx's ``equation*`` + ``split``, where it is an error. The HTML build is
+unchanged.
 """
 
 from __future__ import annotations
@@ -22,10 +25,20 @@ def _escape(text):
     return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
+#: a citation or a reference inside a caption is a moving argument: hyperref's links are
+#: fragile there (the full book stopped with "TeX capacity exceeded" on such a caption)
+_PREAMBLE = r"""
+\usepackage{etoolbox}
+\AtBeginDocument{\robustify\hyperlink\robustify\hyperref}
+"""
+
+
 def _latex_config(app, config):
     config.latex_domain_indices = False
-    config.latex_elements = {**(config.latex_elements or {}),
-                             "extraclassoptions": "openany,oneside"}
+    elements = dict(config.latex_elements or {})
+    elements["extraclassoptions"] = "openany,oneside"
+    elements["preamble"] = elements.get("preamble", "") + _PREAMBLE
+    config.latex_elements = elements
 
 
 def _patch_figures():
@@ -40,6 +53,26 @@ def _patch_figures():
             self.body.append(r"\renewcommand{\figurename}{Table\@{} }" + "\n")
 
     LaTeXTranslator.visit_figure = visit_figure
+
+
+def _patch_display_math():
+    import sphinx.util.math
+
+    original = sphinx.util.math.wrap_displaymath
+    if getattr(original, "olearn_tags", False):
+        return
+
+    def wrap_displaymath(text, label, numbering):
+        if "\\tag" not in text:
+            return original(text, label, numbering)
+        rows = [part.strip() for part in text.split("\n\n") if part.strip()]
+        environment = "align*" if "&" in text else "gather*"
+        labeldef = f"\\label{{{label}}}" if label else ""
+        return (f"\\begin{{{environment}}}\n" + "\\\\\n".join(rows) + labeldef
+                + f"\n\\end{{{environment}}}")
+
+    wrap_displaymath.olearn_tags = True
+    sphinx.util.math.wrap_displaymath = wrap_displaymath
 
 
 def _cover(app):
@@ -57,7 +90,9 @@ def _cover(app):
 
 
 def setup(app):
+    app.setup_extension("olearn_pdf_tables")    # HTML-only tables set as LaTeX tables
     _patch_figures()
+    _patch_display_math()
     app.connect("config-inited", _latex_config)
     app.connect("builder-inited", _cover)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,7 +1,8 @@
 """The command line: learn a LIBSVM or CSV file in one online pass, streamed.
 
     olearn train FILE --learner NAME [--param KEY=VALUE ...] [--n-epochs N]
-                 [--shuffle [--random-state S]] [--test FILE] [--zero-based WHICH]
+                 [--shuffle [--random-state S] | --stream] [--test FILE]
+                 [--zero-based WHICH]
                  [--save-model PATH] [--save-record PATH] [--quiet]
     olearn compile [--learner NAME ...]
 
@@ -13,11 +14,12 @@ scikit-learn's ``load_svmlight_file``; or CSV with the label in the first
 column; the format is told from the first line) so that a bad value, a NaN,
 a third label or a test file wider than the training file is reported
 before learning.  Then the learner sees the rows in file order through
-``partial_fit``, the file read again in blocks (memory flat in its size;
-each epoch re-reads it), in chunks whose sizes double from 1,024 up to
-``--chunk-size``; the progress printed after each chunk (rows seen,
-mistakes, mistake rate, updates, seconds) is the learner's own running
-count.  ``--shuffle`` reads the whole file into memory and learns a new
+``partial_fit`` in chunks whose sizes double from 1,024 up to
+``--chunk-size``.  A file whose parsed form fits in half the memory left is
+read once, whole, and kept; a larger one (or any with ``--stream``) is read
+again in blocks (memory flat in its size; each epoch re-reads it).  The
+progress printed after each chunk (rows seen, mistakes, mistake rate,
+updates, seconds) is the learner's own running count.  ``--shuffle`` reads the whole file into memory and learns a new
 permutation every epoch.  ``--test`` scores a held-out file, read in the
 training file's index convention, with the final model; ``--save-model``
 pickles the estimator and ``--save-record`` writes the per-round record
@@ -34,6 +36,7 @@ is printed as one line ``olearn: error: ...`` naming the fix, with exit
 status 2.
 """
 import argparse
+import re
 import signal
 import sys
 
@@ -49,8 +52,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors in the command line's one-line form."""
 
     def error(self, message):
-        print(f"olearn: error: {message} (olearn {self.prog.split()[-1]} --help "
-              "lists the options)", file=sys.stderr)
+        print(f"olearn: error: {message} ({self.prog} --help lists the options)",
+              file=sys.stderr)
         sys.exit(2)
 
 
@@ -74,12 +77,17 @@ def seed(text):
     return value
 
 
+def _plain(text):
+    """A docstring paragraph without its reST markup, for ``--help``."""
+    return re.sub(r":\w+:`~?([^`]*)`", r"\1", text).replace("``", "").strip()
+
+
 def build_parser():
     parser = _Parser(prog="olearn",
                      description="Online learning from a LIBSVM or CSV file.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     t = sub.add_parser("train", help="learn a file in one online pass (or several)",
-                       description=__doc__.split("\n\n")[2].strip())
+                       description=_plain(__doc__.split("\n\n")[2]))
     t.add_argument("file", help="training data: LIBSVM (also .gz/.bz2) or CSV, label first")
     t.add_argument("--learner", default="Perceptron",
                    help="an estimator of olearn.__all__ (default: Perceptron)")
@@ -96,12 +104,17 @@ def build_parser():
                    help="number of features (LIBSVM; default: the training file's "
                         "largest index)")
     t.add_argument("--n-epochs", type=positive_int, default=1,
-                   help="passes over the file (each re-reads it)")
+                   help="passes over the file (a streamed file is read again for each)")
     t.add_argument("--shuffle", action="store_true",
                    help="a new random order of the rows in every epoch (holds the "
                         "whole file in memory)")
     t.add_argument("--random-state", type=seed, default=None,
                    help="seed of --shuffle's orders (0 to 2**32 - 1)")
+    t.add_argument("--stream", action="store_true",
+                   help="read the file in blocks even if it fits in memory (by default "
+                        "a file whose parsed form fits in half the memory left is read "
+                        "once and kept; a larger one is read in blocks, once to check "
+                        "it and once per epoch)")
     t.add_argument("--chunk-size", type=positive_int, default=65536,
                    help="largest number of rows per partial_fit call")
     t.add_argument("--test", help="held-out file scored with the final model")

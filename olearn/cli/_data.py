@@ -77,6 +77,7 @@ class InputFile:
         self.format = file_format(self.path, fmt)
         self.n_rows = 0
         self.labels = np.empty(0)
+        self._kept = self._arrays = None
 
     # -- the raw blocks ------------------------------------------------------
     def _libsvm_blocks(self, zero_based):
@@ -84,7 +85,8 @@ class InputFile:
         try:
             yield from libsvm_blocks(self.path, zero_based, BLOCK_BYTES)
         except ValueError as err:  # names the file and the line
-            message = str(err)
+            message = str(err).replace("pass zero_based=True or 'auto'",
+                                       "pass --zero-based true or auto")
             raise UsageError(message if message.startswith(str(self.path))
                              else f"{self.path}: {message}") from None
         except (OSError, EOFError) as err:  # a truncated or corrupt .gz/.bz2
@@ -128,14 +130,42 @@ class InputFile:
             raise UsageError(f"{self.path}: cannot read it: {err}") from None
 
     # -- the checking pass ---------------------------------------------------
-    def scan(self, zero_based):
+    def estimated_memory(self):
+        """Bytes the file would take read whole, guessed from its size before
+        reading it: the text (a compressed file taken as 6 times its size)
+        and the arrays parsed from it, about twice the text."""
+        size = self.path.stat().st_size
+        if self.path.suffix in (".gz", ".bz2"):
+            size *= 6
+        return 3 * size
+
+    def _whole_libsvm(self, zero_based):
+        """The file as one block (one buffer, as :func:`read_libsvm` reads it)."""
+        from olearn.datasets.libsvm import _read_bytes, parse_block
+        try:
+            yield parse_block(_read_bytes(self.path), self.path, zero_based)
+        except ValueError as err:
+            message = str(err).replace("pass zero_based=True or 'auto'",
+                                       "pass --zero-based true or auto")
+            raise UsageError(message) from None
+        except (OSError, EOFError) as err:
+            raise UsageError(f"{self.path}: cannot decompress it: {err}") from None
+
+    def scan(self, zero_based, keep=False):
         """Read the whole file once: rows, labels, the index range (LIBSVM) or
-        columns (CSV), and a refusal of a non-finite value naming its row."""
+        columns (CSV), and a refusal of a non-finite value naming its row.
+        ``keep``: read it whole and keep it for the learning (one reading of a
+        file that fits in memory); else the learning reads it again, streamed."""
         labels, n_rows = set(), 0
         self.nnz, self.smallest, self.largest, self.n_columns = 0, None, -1, None
         self.n_bytes = 0
+        self._kept = [] if keep else None
+        self._arrays = None
         if self.format == "libsvm":
-            for block in self._libsvm_blocks(zero_based):
+            reader = self._whole_libsvm if keep else self._libsvm_blocks
+            for block in reader(zero_based):
+                if keep:
+                    self._kept.append(block)
                 self._check_finite(block.labels, block.data, block.indptr, n_rows)
                 if block.nnz:
                     self.nnz += block.nnz
@@ -155,6 +185,8 @@ class InputFile:
                 self._check_finite(y, X, None, n_rows)
                 labels.update(np.unique(y).tolist()[:100])
                 n_rows += X.shape[0]
+                if keep:
+                    self._kept.append((X, y))
         self.n_rows = n_rows
         self.labels = np.array(sorted(labels))
         if n_rows == 0:
@@ -197,12 +229,26 @@ class InputFile:
     # -- the learning passes -------------------------------------------------
     def blocks(self, zero_based, shift, n_features):
         """``(X, y)`` blocks in file order: CSR (LIBSVM, ``n_features`` columns)
-        or dense (CSV)."""
-        if self.format == "libsvm":
+        or dense (CSV); the whole file as one block if :meth:`scan` kept it."""
+        if self._kept is not None:
+            yield self._whole(shift, n_features)
+        elif self.format == "libsvm":
             for block in self._libsvm_blocks(zero_based):
                 yield block.csr(shift, n_features)
         else:
             yield from self._csv_blocks()
+
+    def _whole(self, shift, n_features):
+        if self._arrays is None:
+            if self.format == "libsvm":
+                (block,) = self._kept
+                self._arrays = block.csr(shift, n_features)  # shifts the indices once
+            else:
+                Xs, ys = zip(*self._kept)
+                self._arrays = ((Xs[0], ys[0]) if len(Xs) == 1 else
+                                (np.vstack(Xs), np.concatenate(ys)))
+            self._kept = []
+        return self._arrays
 
     def memory_needed(self):
         """Bytes :meth:`read_all` holds at its peak (estimated from the checking
@@ -214,8 +260,11 @@ class InputFile:
 
     def read_all(self, zero_based, shift, n_features):
         """The whole file as one ``(X, y)`` (for ``--shuffle`` and learners
-        without ``partial_fit``): for LIBSVM, :func:`read_libsvm` in the
-        convention the checking pass chose; for CSV, the blocks stacked."""
+        without ``partial_fit``): what :meth:`scan` kept, or for LIBSVM
+        :func:`read_libsvm` in the convention the checking pass chose, for
+        CSV the blocks stacked."""
+        if self._kept is not None:
+            return self._whole(shift, n_features)
         if self.format == "libsvm":
             from olearn.datasets.libsvm import read_libsvm
             try:

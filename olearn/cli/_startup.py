@@ -31,13 +31,14 @@ DEFERRED = ("scipy.stats", "pandas", "narwhals", "narwhals.stable", "narwhals.st
 _placed = []
 
 
-def _release(package=None):
-    """Take the stand-ins of ``package`` (its top-level name; None: all) out
-    of ``sys.modules``, so that a real import of one of them, or of a module
-    under them, finds none."""
+def _release(module=None):
+    """Take the stand-ins of ``module``, of the packages above it and of the
+    modules under it (None: all) out of ``sys.modules``, so that a real
+    import of it finds none of them."""
     for stand_in in list(_placed):
         name = stand_in.__name__
-        if package is None or name.split(".")[0] == package:
+        if module is None or name == module or module.startswith(name + ".") \
+                or name.startswith(module + "."):
             _placed.remove(stand_in)
             if sys.modules.get(name) is stand_in:
                 del sys.modules[name]
@@ -47,7 +48,7 @@ class _Deferred(types.ModuleType):
     """Stands in for a module until one of its attributes is read."""
 
     def __getattr__(self, attr):
-        _release(self.__dict__["__name__"].split(".")[0])
+        _release(self.__dict__["__name__"])
         real = importlib.import_module(self.__dict__["__name__"])
         self.__dict__.update(real.__dict__)
         return getattr(real, attr)
@@ -135,7 +136,7 @@ def compile_ahead(names, out):
                 else:
                     est.fit(rows, y)
                 est.predict(rows)
-            if "covariance" in est.get_params(deep=False):
+            if est.get_params(deep=False).get("covariance") == "full":  # and diagonal
                 for rows in (X, dense):
                     diag = make_learner(name, {"covariance": "diag"})
                     diag.partial_fit(rows, y, classes=classes)

@@ -140,6 +140,9 @@ def _zero_based(text):
 
 
 def check_options(args):
+    if args.stream and args.shuffle:
+        raise UsageError("--shuffle holds the whole file in memory, --stream reads it "
+                         "in blocks: choose one")
     if args.random_state is not None and not args.shuffle:
         raise UsageError("--random-state sets the order --shuffle draws: add --shuffle, "
                          "or leave --random-state out (without --shuffle the rows are "
@@ -148,6 +151,10 @@ def check_options(args):
 
 def check_widths(args, train_file, test_file, shift):
     width = train_file.width(shift)
+    if train_file.format == "csv" and args.n_features not in (None, width):
+        raise UsageError(f"{train_file.path}: a CSV file has {width:,} features (its "
+                         "columns after the label); --n-features is for LIBSVM files: "
+                         "leave it out")
     if args.n_features is not None and args.n_features < width:
         raise UsageError(f"{train_file.path}: {width:,} features (its largest index), more "
                          f"than --n-features {args.n_features}: pass --n-features {width} "
@@ -204,9 +211,11 @@ def train(args, out):
     start = time.perf_counter()
     train_file = InputFile(args.file, args.format, "training file")
     test_file = InputFile(args.test, args.format, "test file") if args.test else None
+    left = memory_left()
     for f in (train_file, test_file):
         if f is not None:
-            f.scan(zero_based)
+            f.scan(zero_based, keep=not args.stream and (
+                left is None or f.estimated_memory() < left / 2))
     shift = train_file.shift(zero_based, [test_file] if test_file else [])
     n_features = check_widths(args, train_file, test_file, shift)
     classes = check_labels(train_file, test_file)
