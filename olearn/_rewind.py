@@ -105,14 +105,17 @@ class RewindOnFailure:
         what = ("reached a non-finite model (NaN or infinity)"
                 if getattr(cause, "from_model_check", False) else
                 f"stopped on an overflow ({cause})")
+        # the generic advice, unless the learner's own message names the
+        # cause and its fix (``names_fix``), which the advice could contradict
+        advice = ("" if getattr(cause, "names_fix", False) else
+                  " The values of X or the hyper-parameters leave float64's "
+                  "range (too large, or too small for a step size 1/||x||^2): "
+                  "scale the features (e.g. sklearn.preprocessing.MaxAbsScaler "
+                  "or StandardScaler) or use smaller step parameters.")
         error = NonFiniteModelError(
             f"{name} {what} at {at}. The "
             f"model is left as it was after round {first + lo} (n_rounds_ = "
-            f"{self.n_rounds_}) and still predicts from there. The values of X "
-            f"or the hyper-parameters leave float64's range (too large, or too "
-            f"small for a step size 1/||x||^2): scale the features (e.g. "
-            f"sklearn.preprocessing.MaxAbsScaler or StandardScaler) or use "
-            f"smaller step parameters.")
+            f"{self.n_rounds_}) and still predicts from there.{advice}")
         error.round = first + lo + 1
         error.row = where(lo)
         raise error from cause

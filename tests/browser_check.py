@@ -15,7 +15,7 @@ dead proxy (127.0.0.1:9), and the check fails unless, once MathJax has finished:
   typed: no ``$...$``, no ``\\command``, no ``{role}`` such as ``{eq}`` or ``{prf:ref}``
   (what a code cell's ``Markdown(...)`` output showed while it was parsed as CommonMark);
 - no line of a code cell or of an output is cut at the right edge of its box (measured with
-  the box's own font), and no table or image is wider than the text column;
+  the box's own font), and no table, image or formula is wider than the text column;
 - every ``<img>`` has loaded (``complete`` and ``naturalWidth > 0``);
 - no request went to another host (only ``file:``, ``data:``, ``blob:``, ``about:`` URLs)
   and no local file failed to load.
@@ -129,6 +129,28 @@ INSPECT = r"""
                 + Math.round(colWidth) + '-px column: ' + JSON.stringify(label));
     }
   }
+  // formulas that run past the column (a long inline formula does not wrap; a display one
+  // is cut behind a scroll)
+  // (olearn.css scales a display formula down to the column: one scaled below 80 % of its
+  // size is as unreadable as a cut one)
+  for (const m of document.querySelectorAll('article mjx-container')) {
+    if (m.getClientRects().length === 0 || m.closest('details:not([open])')) continue;
+    const svg = m.querySelector('svg');
+    const r = (svg || m).getBoundingClientRect();  // the drawn formula
+    const text = JSON.stringify((m.textContent || '').slice(0, 40));
+    if (r.right > colRight + 1) {
+      wide.push('formula ' + Math.round(r.width) + ' px ending at ' + Math.round(r.right)
+                + ' px (column ends at ' + Math.round(colRight) + '): ' + text);
+    } else if (svg) {
+      svg.style.maxWidth = 'none';  // the formula's own width, unscaled
+      const natural = svg.getBoundingClientRect().width;
+      svg.style.maxWidth = '';
+      if (natural > 0 && r.width < 0.8 * natural) {
+        wide.push('formula scaled to ' + Math.round(100 * r.width / natural)
+                  + ' % to fit the column: ' + text);
+      }
+    }
+  }
   const imgs = Array.from(document.images).map(i => ({
       src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0}));
   return JSON.stringify({
@@ -136,6 +158,8 @@ INSPECT = r"""
       containers: document.querySelectorAll('mjx-container').length,
       mathNodes: mathNodes.length, untypeset: untypeset, raw: raw, literal: literal,
       cut: cut, wide: wide, column: Math.round(colWidth), images: imgs,
+      texErrors: Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
+                      .map(e => e.getAttribute('data-mjx-error') || e.textContent.slice(0, 60)),
       title: document.title});
 })()
 """
@@ -271,6 +295,9 @@ def check_page(chromium, html_file, require_math=True, screenshot=None):
                         f"e.g. {found['untypeset'][:3]}")
     if found["raw"]:
         problems.append(f"raw TeX delimiters in the visible text: {found['raw']}")
+    if found.get("texErrors"):
+        problems.append(f"{len(found['texErrors'])} formulas MathJax could not typeset: "
+                        f"{found['texErrors'][:3]}")
     if found["literal"]:
         kinds = sorted({item.split(": ", 1)[0] for item in found["literal"]})
         problems.append(f"{len(found['literal'])} MyST/TeX literals printed as typed "
@@ -301,11 +328,17 @@ def check_page(chromium, html_file, require_math=True, screenshot=None):
 NOT_PAGES = {"genindex", "search", "py-modindex"}
 
 
+def is_redirect(html_file):
+    """True for a page that only redirects (Jupyter Book's index.html to the root page)."""
+    return 'http-equiv="refresh"' in html_file.read_text(errors="replace")[:2000].lower()
+
+
 def book_pages(root):
-    """Every page of a built book: each HTML file but Sphinx's index and search pages."""
+    """Every page of a built book: each HTML file but Sphinx's index and search pages and
+    redirects."""
     return sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.html")
                   if not any(part.startswith("_") for part in p.relative_to(root).parts)
-                  and p.stem not in NOT_PAGES)
+                  and p.stem not in NOT_PAGES and not is_redirect(p))
 
 
 def toc_files(root):
@@ -343,8 +376,11 @@ def main(argv):
             failures[page] = [f"{html_file} does not exist (build the book first)"]
             continue
         shot = shots / (page.replace("/", "__") + ".png") if shots else None
-        problems = check_page(chromium, html_file, require_math=page in MATH_PAGES,
-                              screenshot=shot)
+        try:
+            problems = check_page(chromium, html_file, require_math=page in MATH_PAGES,
+                                  screenshot=shot)
+        except (RuntimeError, TimeoutError) as error:  # one page's failure, not the check's
+            problems = [f"the page could not be inspected: {error}"]
         if problems:
             failures[page] = problems
     for page, problems in failures.items():

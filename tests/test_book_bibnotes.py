@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
-LANDINGS = ["first_order", "multiplicative", "regularization", "second_order",
+LANDINGS = ["oco", "first_order", "multiplicative", "regularization", "second_order",
             "second_order_at_scale", "kernels", "voting"]
 STANDARD = ["cesabianchi2006prediction", "shalevshwartz2012oco", "orabona2019modern",
             "hazan2016introduction", "kivinen1997eg"]

@@ -144,3 +144,29 @@ def test_check_passes_a_page_that_fits(tmp_path):
         "</div><table><tr><td>a</td><td>b</td></tr></table></article></main></body></html>")
     assert browser_check.check_page(browser_check.find_chromium(), page,
                                     require_math=False) == []
+
+
+@needs_chromium
+def test_check_fails_on_a_formula_past_the_column(tmp_path):
+    # a long inline formula does not wrap: it runs past the column's right edge
+    page = tmp_path / "math.html"
+    page.write_text(
+        "<html><body><main><article class='bd-article' style='width:500px'>"
+        "<p>See <mjx-container style='display:inline-block;width:900px'>x</mjx-container>"
+        "</p></article></main></body></html>")
+    problems = browser_check.check_page(browser_check.find_chromium(), page,
+                                        require_math=False)
+    assert "formula 900 px" in "\n".join(problems)
+
+
+def test_every_page_of_a_build_is_listed_but_redirects_and_indexes(tmp_path):
+    # the browser check covers every page of the build: each HTML file, without Sphinx's
+    # genindex/search pages, the static folders and Jupyter Book's redirecting index.html
+    (tmp_path / "a").mkdir()
+    (tmp_path / "_static").mkdir()
+    for name in ("intro.html", "a/page.html", "genindex.html", "search.html",
+                 "_static/x.html"):
+        (tmp_path / name).write_text("<html><body>x</body></html>")
+    (tmp_path / "index.html").write_text(
+        '<meta http-equiv="Refresh" content="0; url=intro.html" />')
+    assert browser_check.book_pages(tmp_path) == ["a/page", "intro"]

@@ -51,7 +51,7 @@ def test_arow_moves_a_new_direction_more_than_a_confident_one():
 def test_winnow_bound_states_the_exact_c_and_the_perceptron_growth_it_computed():
     text = markdown("single_pass/winnow_bound")
     assert "c \\approx" not in text
-    assert ("c = \\frac{(\\alpha - 1)\\,\\theta\\, a_{\\max} + (1 - \\beta)\\,\\theta\\, a_{\\min}}"
+    assert ("c &= \\frac{(\\alpha - 1)\\,\\theta\\, a_{\\max} + (1 - \\beta)\\,\\theta\\, a_{\\min}}"
             "{\\ln \\alpha}") in text
     assert "Perceptron's like $d$" not in text and "wb_growth_perceptron" in text
 

@@ -282,3 +282,19 @@ def test_the_overflow_error_names_one_round():
     assert error.value.round in rounds
     assert rounds <= {error.value.round, error.value.round - 1}   # and "after round t-1"
     assert error.value.row == error.value.round - 101
+
+
+def test_a_rule_that_diverges_whatever_the_scale_is_not_told_to_scale():
+    """Exact CW, diagonal: the learner's message says its projection diverges
+    whatever the scale of the features; the base's generic ending ("The values
+    of X ... leave float64's range ... scale the features") contradicted it.
+    The error keeps the learner's cause and fix and adds no generic advice."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2_000, 50))
+    y = np.where(X @ rng.standard_normal(50) > 0, 1, 0)
+    est = CW(version="stdev", covariance="diag")
+    with pytest.raises(NonFiniteModelError, match="diverges whatever the scale") as error:
+        est.fit(X, y)
+    text = str(error.value)
+    assert "leave float64's range" not in text
+    assert "version='variance'" in text          # the learner's own fix is kept

@@ -8,9 +8,10 @@ mistake rounds and ``lambda_i`` the eigenvalues of ``X_M' X_M``, for every
     M <= D_gamma(u) / gamma
          + sqrt((a ||u||^2 + u' X_M' X_M u) sum_i ln(1 + lambda_i / a)) / gamma,
 
-``D_gamma(u)`` the competitor's hinge loss at margin ``gamma``.  The paper
-sums ``D_gamma`` over the mistake rounds; :func:`sop_bound` evaluates the
-weaker form with the sum over all rounds (larger, so implied by the paper's).
+``D_gamma(u)`` the competitor's hinge loss at margin ``gamma``.
+:func:`sop_bound` sums it over all rounds, which is at least the paper's term
+(it cannot exceed the sum over every round), so the form evaluated is implied
+by the theorem; the book does not re-prove the theorem.
 The right-hand side is unchanged when ``u`` and ``gamma`` are scaled together,
 so ``gamma = 1`` and the scale of ``u`` is chosen on a grid (every scale gives
 a valid bound; their minimum is one).  A mistake is a round with

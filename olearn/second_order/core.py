@@ -263,13 +263,13 @@ class SecondOrderClassifier(OnlineClassifier):
                 numba.set_num_threads(previous)
             n_updates, failed, why = result
             if failed >= 0:
-                raise FloatingPointError(self._failure_message(why))
+                raise self._failure(why)
             return n_updates
         result, refused, failed, why = diag_pass(
             X, y, self._pairs, mistakes, margins, self._rule, params,
             self.diagonal == "precision", self._state)
         if failed >= 0:
-            raise FloatingPointError(self._failure_message(why))
+            raise self._failure(why)
         return -1 - refused if refused >= 0 else result
 
     def _run(self, X, y_pm):
@@ -294,6 +294,15 @@ class SecondOrderClassifier(OnlineClassifier):
                     error.refused_input = True
                     raise error from None
             raise
+
+    def _failure(self, why):
+        """The pass's error for the failure ``why``: its message names the
+        cause and the fix, so the base's error gives no generic advice after
+        it (``names_fix``: a rule that diverges whatever the scale is not told
+        to scale its features)."""
+        error = FloatingPointError(self._failure_message(why))
+        error.names_fix = True
+        return error
 
     def _failure_message(self, why):
         """Why a round could not be learned, and the fix (the estimator's
