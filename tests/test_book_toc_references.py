@@ -40,12 +40,14 @@ def toc():
     """(root, [(part name, [page, ...]), ...]) in reading order.
 
     A part is a top-level chapter with its sections (its landing page parts/<part>.md first),
-    named by its landing page's title, or a captioned part of the toc (the Reference).
+    named by its landing page's title, or a captioned unnumbered part of the toc (the
+    Reference); the numbered part's caption only heads its chapters (and titles the PDF's
+    LaTeX part, which jupyterbook-latex requires).
     """
     data = yaml.safe_load((BOOK / "_toc.yml").read_text())
     parts = []
     for part in data["parts"]:
-        if part.get("caption"):
+        if part.get("caption") and not part.get("numbered"):
             parts.append((part["caption"], list(_files(part["chapters"]))))
             continue
         for chapter in part["chapters"]:
