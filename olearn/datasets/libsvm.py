@@ -171,7 +171,7 @@ def _scan_digits(buf, i, n, mantissa, n_significant, exact):
     return i, i - start, mantissa, n_significant, exact
 
 
-@njit  # a call LLVM may inline: inlined by numba (twice), it doubled the compile time
+@njit(cache=True)  # a call LLVM may inline: inlined by numba (twice), it doubled the compile time
 def _scan_float(buf, i, n):
     """Read the token at ``i``: ``(ok, value, end)``.
 
