@@ -338,3 +338,36 @@ def map_svg(link=None):
     head, rest = svg.split(">", 1)
     head = re.sub(r'\s(width|height)="[^"]*"', "", head)
     return head + ' width="100%" style="height: auto; max-width: 100%">' + rest
+
+
+def map_png(dpi=150):
+    """The map as PNG bytes (no links), for outputs that cannot show HTML, such as the book's
+    PDF."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    fig = draw_map()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+class LearnerMap:
+    """The map as a notebook output with two forms: the inline SVG of :func:`map_svg` (text
+    kept as text, boxes linked by ``link``) as ``text/html``, and the PNG of :func:`map_png`
+    as ``image/png``. Jupyter Book's HTML builder shows the first, its LaTeX builder (which
+    cannot show HTML, and printed ``<IPython.core.display.HTML object>``) the second."""
+
+    def __init__(self, link=None):
+        self.link = link
+
+    def _repr_html_(self):
+        return map_svg(link=self.link)
+
+    def _repr_png_(self):
+        return map_png()
+
+    def __repr__(self):
+        return f"the map of the {len(CATALOG)} public names of olearn"

@@ -91,3 +91,22 @@ def test_map_text_is_readable_at_the_column_width_and_fits_its_boxes():
         for b in inside:
             assert b.x0 <= ext.x0 + 0.5 and ext.x1 <= b.x1 + 0.5, (t.get_text(), ext, b)
     plt.close(fig)
+
+
+def test_map_output_has_an_image_for_the_pdf():
+    # the opening page displayed the map as HTML only, so the LaTeX builder (which cannot
+    # show HTML) printed "<IPython.core.display.HTML object>" in the PDF
+    import matplotlib
+    matplotlib.use("Agg")
+    from IPython.core.formatters import DisplayFormatter
+
+    data, _ = DisplayFormatter().format(catalog.LearnerMap(link=lambda e: f"../{e.page}.html"))
+    assert data["text/html"].startswith("<svg")       # map_svg, with the boxes' links
+    assert f'href="../{catalog.CATALOG[0].page}.html"' in data["text/html"]
+    assert data["image/png"].startswith(b"\x89PNG")
+    assert "IPython.core.display" not in data["text/plain"]
+
+
+def test_the_opening_page_shows_the_map_with_its_image_form():
+    nb = (BOOK / "opening" / "online_learning.ipynb").read_text()
+    assert "catalog.LearnerMap(" in nb and "HTML(catalog.map_svg" not in nb
