@@ -31,6 +31,9 @@ import numpy as np
 import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import host  # noqa: E402
+
 try:
     import olearn
 except ModuleNotFoundError:
@@ -117,16 +120,11 @@ def measure(make, d, n_rows, repeats):
     return 1e6 * np.median(times_new), 1e6 * np.median(times_old)
 
 
-def host():
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}; {os.cpu_count()} logical CPUs; Python {platform.python_version()}"
+def machine():
+    """The host as every benchmark stamp names it (benchmarks/host.py: CPU model, numba's
+    target, vector extensions), with the core count and Python version."""
+    return (f"{host.describe()}, {os.cpu_count()} logical cores; "
+            f"Python {platform.python_version()}")
 
 
 def main(argv=None):
@@ -143,7 +141,7 @@ def main(argv=None):
     repeats = args.repeats or (3 if args.quick else 5)
     n_rows = args.rows or (20 if args.quick else 50)
     chosen = {k: v for k, v in learners().items() if not args.only or k in args.only}
-    print(f"host: {host()}")
+    print(f"machine: {machine()}")
     print(f"load average (1 min) before: {os.getloadavg()[0]:.2f}")
     print(f"one CSR row of {NNZ} nonzeros; median over {n_rows} rows of the best "
           f"of {repeats} calls, microseconds\n")
