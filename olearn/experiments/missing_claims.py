@@ -298,9 +298,11 @@ def consistent_change(changes):
 
 # -- Shen and Dietterich: the influence of old instances -----------------------------
 #: PA (the paper's baseline, every margin error), PA on mistakes only (the mistake-driven
-#: reference of the paper's regularized learners, ours) and the three regularized learners
+#: reference of the paper's regularized learners, ours), the three regularized learners and
+#: their every-round variants (ours: PA's update condition)
 INFLUENCE_LEARNERS = ("PA", "PA (mistake)", "objective-regularized", "L2-constrained",
-                      "L1-constrained")
+                      "L1-constrained", "objective-regularized (every round)",
+                      "L2-constrained (every round)", "L1-constrained (every round)")
 
 
 def old_influence(streams=None, trials=range(40), results=None):
