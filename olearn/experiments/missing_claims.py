@@ -413,6 +413,20 @@ def reproduce(results, trials=range(40), progress=print):
               "parameters": "tuned per trial by the stored regularized/runs.csv"})
 
 
+def recheck(results, keys=QUICK_SETS):
+    """The two stored Carvalho and Cohen runs rerun on ``keys`` (a second or so): the
+    largest ``|F1 now - F1 stored|`` over their folds and learners."""
+    from pathlib import Path
+
+    worst = 0.0
+    index = ["dataset", "learner", "fold"]
+    for name, run in (("winnow_steps", winnow_steps_folds), ("regret", regret_folds)):
+        stored = pd.read_csv(Path(results) / FOLDER / f"{name}.csv").set_index(index)["f1"]
+        now = run(keys).set_index(index)["f1"]
+        worst = max(worst, float((now - stored.loc[now.index]).abs().max()))
+    return worst
+
+
 if __name__ == "__main__":
     # python -m olearn.experiments.missing_claims book/results
     import sys

@@ -1763,14 +1763,15 @@ def cited(where):
 
 def theorem_pages_assert(board, book):
     """Every theorem row's page has a code cell that asserts with its checker
-    (:data:`THEOREM_CHECKS`): the check the verdict relies on is on the page."""
+    (:data:`THEOREM_CHECKS`): the check the verdict relies on is on the page; a definition
+    row checked by tests (:func:`_tested_definition`) names tests that exist."""
     import json
 
     import re
 
     checked = board["kind"].isin(["theorem", "definition"]) & (board["verdict"] == "reproduces")
     tested = board["why"].str.startswith("asserted by tests/")
-    root = Path(book).resolve().parent
+    root = Path(__file__).resolve().parents[2]      # the repository: tests/ beside olearn/
     for why in board.loc[checked & tested, "why"]:
         for path, name in re.findall(r"(tests/[\w/]+\.py)::(\w+)", why):
             source = (root / path).read_text()
