@@ -172,8 +172,8 @@ class WinnowSteps(ClassifierMixin, BaseEstimator):
     Table 2) with the *augmentation* (an always-on feature of value 1) and *normalisation*
     (the row scaled to sum 1; at test time the features unseen in training dropped first)
     steps as options. A reference for the section 2.2 run; each weight is kept as a
-    mantissa and an exponent (``m 2**e``), so products never overflow or underflow; with both steps it equals :class:`olearn.PositiveWinnow`, :class:`olearn.BalancedWinnow`
-    and :class:`olearn.ModifiedBalancedWinnow` (Table 3's parameters by default).
+    mantissa and an exponent (``m 2**e``), so products never overflow or underflow; with
+    both steps it equals :class:`olearn.PositiveWinnow`, :class:`olearn.BalancedWinnow` and :class:`olearn.ModifiedBalancedWinnow` (Table 3's parameters by default).
 
     Without normalisation MBW's factor ``beta (1 - x_j)`` is not defined for ``x_j > 1``
     (the report designs MBW for normalised rows), so ``kind="MBW"`` requires

@@ -26,9 +26,10 @@ variant, the update condition, the positive class, the tolerance) where it diffe
 "reproduces" when its page asserts it on every checked run (a failing assertion stops the
 build, so the verdict is only ever shown when the check passed). A claim about data that are
 not available here "cannot be tested here", with the reason (no row is left "not run": the
-claims no other experiment covers are run by :mod:`olearn.experiments.missing_claims`). Claims worded "typically" or "in most cases"
-use :func:`_majority`, "almost all" :func:`_almost_all`; every other threshold (what counts
-as "comparable", "much faster"...) is stated in the row's ``why`` and coded next to the claim.
+claims no other experiment covers are run by :mod:`olearn.experiments.missing_claims`).
+Claims worded "typically" or "in most cases" use :func:`_majority`, "almost all"
+:func:`_almost_all`; every other threshold (what counts as "comparable", "much faster"...)
+is stated in the row's ``why`` and coded next to the claim.
 
 Every table and figure a paper has a caption for is named in some row's ``where``
 (:func:`captions`, :func:`cited`; checked against the papers' text copies by the tests).
