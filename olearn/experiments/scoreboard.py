@@ -636,7 +636,7 @@ def _carvalho_preliminary(key, results):
                  "95% interval of the paired F1 change over the report's 5 folds above zero; "
                  "all the intervals containing zero: inconclusive; a reference Winnow "
                  "equal to olearn's with both steps (missing_claims.WinnowSteps)",
-                 "single_pass/winnow",
+                 "scoreboard",
                  cause="protocol difference: the report's preliminary experiments are not "
                        "described (data, protocol); we run its section 4 protocol on our 8 "
                        "sets, where the steps matter beyond the fold noise only for PW on text"
@@ -658,7 +658,7 @@ def _carvalho_preliminary(key, results):
                      "are more than half of our sets; the scheme is our reading (the report "
                      "describes none): Blum and Mansour's polynomial weights over Positive "
                      f"Winnows with (alpha, beta) in {list(mc.REGRET_POOL)} "
-                     "(missing_claims.RegretWinnow)", "single_pass/tables",
+                     "(missing_claims.RegretWinnow)", "scoreboard",
                      cause="protocol difference: the report does not describe its scheme; "
                            "ours combines a pool of Positive Winnows by polynomial weights"
                      if verdict == "does not" else ""))
@@ -807,7 +807,7 @@ def _shen_influence(key, results):
                 "regularized minus PA (the paper's baseline), below zero; every interval "
                 "containing zero: inconclusive; the model without the first phase is trained "
                 "on the other three phases (missing_claims.old_influence)",
-                "regularized/claims",
+                "scoreboard",
                 cause=(_UPDATE_READING if every != verdict else "real non-reproduction: "
                        "neither the paper's updates nor the every-round variants lower the "
                        "first phase's influence below PA's; with the same update condition "
