@@ -163,11 +163,10 @@ def title_of_notebook(path):
 
 
 PARTS = [part for part, _ in idea_parts()]
-# the problem sets of these parts are being written this round (the last five by another
-# engineer); the coordinator removes this mark when both sets of pages are merged (strict: an
-# unexpected pass fails, so the mark cannot outlive its reason)
+# the problem sets of these parts are written by another engineer in the same round; the
+# coordinator removes this mark when both sets of pages are merged (strict: an unexpected
+# pass fails, so the mark cannot outlive its reason)
 OTHER_ROUND = {"second_order", "second_order_at_scale", "kernels", "voting", "reproducing"}
-PENDING_PARTS = OTHER_ROUND | {"oco", "first_order", "multiplicative", "regularization"}
 PENDING = pytest.mark.xfail(strict=True, reason="problem sets land this round")
 
 
@@ -177,7 +176,7 @@ def test_the_parts_are_found():
 
 
 @pytest.mark.parametrize("part", [
-    pytest.param(p, marks=PENDING) if p in PENDING_PARTS else p for p in PARTS])
+    pytest.param(p, marks=PENDING) if p in OTHER_ROUND else p for p in PARTS])
 def test_every_part_ends_with_its_problem_set(part):
     chapter = dict(idea_parts())[part]
     sections = chapter.get("sections") or []
