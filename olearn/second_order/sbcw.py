@@ -114,11 +114,12 @@ class SBCW(OnlineClassifier):
         alternative reading (ours): Algorithm 1's ``Require`` lists a
         parameter ``r`` that its body never uses, which may be a separate
         constant of the covariance such as AROW's ``r = 1 / C_sigma``.  With
-        ``C_sigma = C`` the whitened subproblem is ``1/2||mu||^2 + C/2
-        sum_i (mu.x_i)^2 + C sum_i xi_i``, whose per-example optimum is the
-        margin 1 exactly, so on a few features most margins stay below 1 and
-        the dual variables sit at their bound (the Figure 1 page measures
-        this); a smaller ``C_sigma`` lets margins pass 1.
+        ``C_sigma = C`` the subproblem over one group is ``1/2||mu||^2 +
+        C sum_i ((mu.x_i)^2 / 2 + xi_i)`` (``||w||^2 = mu' Sigma^{-1} mu``),
+        whose per-example optimum is the margin 1 exactly: on a few features
+        most margins stay below 1 and the dual variables sit at their bound
+        (measured on the Figure 1 page); a smaller ``C_sigma`` lets margins
+        pass 1.
     batch_size : int or None, default=None
         Rows per batch in ``fit`` (None: one batch, the paper's setting).
     max_memory : int or None
