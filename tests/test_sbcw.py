@@ -564,7 +564,9 @@ def test_figure1_alternatives_rows_and_variants():
     assert row.loc["paper", "train margins below 1"] > 0.9
     assert row.loc["C_sigma = C/100", "train margins below 1"] < 0.5
     assert row.loc["paper", "groups with weight"] == 1
+    assert frame.groupby("variant").validated.sum().eq(1).all()   # one validated C each
     best = e.off_majority(frame)
     assert not best.loc[("toy", "paper", 15), "off majority"]
+    assert best.loc[("toy", "paper", 15), "validated C"] == 1.0
     with pytest.raises(ValueError, match="unknown variant"):
         e.figure1_alternatives(data, budgets=(15,), C_grid=(1.0,), variants=("newton",))

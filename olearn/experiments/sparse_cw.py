@@ -548,6 +548,26 @@ def _with_intercept(X):
     return sp.hstack([X, ones]).tocsr() if sp.issparse(X) else np.hstack([X, ones])
 
 
+def _fit_sbcw(params, C, p, X, y):
+    kw = dict(params)
+    if "C_sigma" in kw:
+        kw["C_sigma"] = kw["C_sigma"] * C
+    model = SBCW(C=C, q=1, r=max(1, math.ceil(p / 15)), m_iter=15, tol=0).set_params(**kw)
+    return model, _fit_timed(model, X, y)
+
+
+def _validated_C(params, C_grid, X, y, p=60, random_state=0):
+    """The ``C`` of the grid with the best accuracy on a 30% validation part of the training
+    part (stratified, seed ``random_state``) at ``p`` features: Figure 1's protocol."""
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.3, random_state=random_state,
+                                      stratify=y)
+    scores = []
+    for C in C_grid:
+        model, _ = _fit_sbcw(params, C, p, Xa, ya)
+        scores.append(np.mean(model.predict(Xb) == yb))
+    return C_grid[int(np.argmax(scores))]
+
+
 def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0, 10.0, 100.0),
                          variants=tuple(FIGURE1_VARIANTS), random_state=0):
     """SBCW on a Figure 1 stand-in under each single change of :data:`FIGURE1_VARIANTS`,
@@ -558,7 +578,9 @@ def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0,
     the majority-class rate, the share of training documents with margin below 1 (at the
     optimum of (16) these are the ones whose dual variable sits at its bound, eq. 14 then
     scores with ``alpha = 1`` on them), the groups selected and carrying weight, the nonzero
-    weights, the share of test documents predicted positive and the share scored exactly 0.
+    weights, the share of test documents predicted positive and the share scored exactly 0;
+    ``validated`` marks the ``C`` that Figure 1's protocol picks for the variant (validation
+    accuracy on a 70/30 split of its training part at ``p = 60``).
     """
     if isinstance(data, str):
         data = figure1_split(data)
@@ -574,20 +596,16 @@ def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0,
             X, Xt = _binary_rows(X), _binary_rows(Xt)
         if intercept:
             X, Xt = _with_intercept(X), _with_intercept(Xt)
+        chosen = _validated_C(params, tuple(C_grid), X, y, random_state=random_state)
         for p in budgets:
             for C in C_grid:
-                kw = dict(params)
-                if "C_sigma" in kw:
-                    kw["C_sigma"] = kw["C_sigma"] * C
-                model = SBCW(C=C, q=1, r=max(1, math.ceil(p / 15)), m_iter=15, tol=0)
-                model.set_params(**kw)
-                seconds = _fit_timed(model, X, y)
+                model, seconds = _fit_sbcw(params, C, p, X, y)
                 mu = model.coef_.toarray().ravel()
                 scores = np.asarray(Xt @ mu).ravel()
                 margins = y * np.asarray(X @ mu).ravel()
                 rows.append({
                     "dataset": data.name, "variant": name, "kind": FIGURE1_VARIANTS[name][0],
-                    "p": p, "C": C, "accuracy": float(np.mean(
+                    "p": p, "C": C, "validated": C == chosen, "accuracy": float(np.mean(
                         np.where(scores > 0, 1.0, -1.0) == data.y_test)),
                     "majority rate": majority,
                     "train margins below 1": float(np.mean(margins < 1.0)),
@@ -602,13 +620,18 @@ def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0,
 
 def off_majority(frame, points=1.0):
     """Per (dataset, variant, p): the best test accuracy over the ``C`` grid (an upper
-    bound of what validation could pick), its margin over the majority rate in points, and
-    whether that margin reaches ``points``."""
-    best = frame.groupby(["dataset", "variant", "p"], sort=False).agg(
+    bound of what validation could pick) and the accuracy at the validated ``C``, each as
+    points above the majority rate, and whether the validated one reaches ``points``."""
+    keys = ["dataset", "variant", "p"]
+    best = frame.groupby(keys, sort=False).agg(
         best_accuracy=("accuracy", "max"), majority=("majority rate", "first"),
         margins_below_1=("train margins below 1", "median"))
+    validated = frame[frame["validated"]].set_index(keys)
+    best["validated C"] = validated["C"]
+    best["validated accuracy"] = validated["accuracy"]
     best["points above majority"] = 100 * (best["best_accuracy"] - best["majority"])
-    best["off majority"] = best["points above majority"] >= points
+    best["validated points"] = 100 * (best["validated accuracy"] - best["majority"])
+    best["off majority"] = best["validated points"] >= points
     return best
 
 
