@@ -1464,7 +1464,7 @@ _UPDATE_READING = ("protocol difference: our reading of the paper updates the re
 _TAN_STAND_IN = ("stand-in data: the paper's six data sets are not available; stand-ins of "
                  "similar shape")
 _SBCW = ("real non-reproduction with the paper's algorithm as written: its one C for the loss "
-         "and the covariance keeps most margins below 1, so every dual variable sits at its "
+         "and the covariance keeps most margins below 1, so their dual variables sit at the "
          "bound, eq. (14) ranks the words once and the model is a ridge fit of the labels on "
          "the first group, frequent words carrying the class prior (the majority rate on the "
          "imbalanced 20 Newsgroups and Reuters stand-ins; a converged solver, an intercept or "
