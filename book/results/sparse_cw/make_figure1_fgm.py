@@ -18,7 +18,8 @@ threadpool_limits(1)     # the machine is shared
 
 HERE = Path(__file__).parent
 RUNS = {"movie-reviews": {"budgets": [15, 30, 60, 150, 300], "passes": [3, 30]},
-        "reuters": {"budgets": [15, 60, 300], "passes": [3]}}
+        "reuters": {"budgets": [15, 30, 60, 150, 300], "passes": [3]},
+        "20newsgroups": {"budgets": [15, 30, 60, 150, 300], "passes": [3]}}
 
 if __name__ == "__main__":
     chosen = json.loads((HERE / "figure1_params.json").read_text())
