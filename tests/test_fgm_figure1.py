@@ -51,3 +51,25 @@ def test_diagnosis_rows_and_the_stalled_stand_in():
     assert stand_in["relative gap"] > 0.01 and np.isnan(converged["relative gap"])
     assert converged["train accuracy"] >= stand_in["train accuracy"]
     assert converged["nonzero weights"] >= stand_in["nonzero weights"]
+
+
+def test_board_cause_of_the_fgm_row_rests_on_the_stored_run():
+    """The board's cause for "SBCW is more accurate than FGM" names the stalled stand-in, and
+    the stored diagnosis backs each part of it."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from olearn.experiments import scoreboard as sb
+
+    cause = sb.CAUSE_NOTES[("tan2016sparse", "SBCW is more accurate than FGM")]
+    assert cause.startswith(sb.CAUSES) and "FGM stand-in" in cause
+    results = Path(__file__).parents[1] / "book" / "results" / "sparse_cw"
+    fgm, _ = e.load_frame(results, "figure1_fgm")
+    stand_in = fgm[fgm.solver == "stand-in, 3 passes"]
+    assert set(stand_in.dataset) == set(e.FIGURE1_SETS)
+    assert (stand_in["relative gap"] > 0.3).all()
+    fig1 = pd.read_csv(results / "figure1.csv")
+    sbcw = fig1[(fig1.dataset == "movie-reviews") & (fig1.method == "SBCW")].accuracy.max()
+    converged = fgm[(fgm.dataset == "movie-reviews") & (fgm.solver == "converged")]
+    assert converged["test accuracy"].max() > sbcw
