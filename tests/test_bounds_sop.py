@@ -63,3 +63,15 @@ def test_another_stream_is_refused(stream):
         sop_bound(run, X[::-1].copy(), y[::-1].copy(), u)
     with pytest.raises(ValueError, match="covariance='diag'"):
         sop_bound(SOP(covariance="diag").fit(X, y), X, y, u)
+
+
+@pytest.mark.parametrize("seed, noise", [(2, 0.0), (3, 0.05), (4, 0.2), (5, 0.4)])
+def test_the_theorem_holds_with_label_noise(seed, noise):
+    # Theorem 1 assumes nothing of the stream: with any noise and any u it must hold
+    X, y, U = drifting_stream(400, 6, 1e-9, 4.0, 1.0, random_state=seed)
+    y = np.where(np.random.default_rng(seed).random(len(y)) < noise, -y, y)
+    for a in (0.1, 1.0, 10.0):
+        run = SOP(a=a).fit(X, y)
+        for u in (U[0], -U[0], np.zeros(6) + 0.5):
+            check = sop_bound(run, X, y, u)
+            assert check.holds, (seed, noise, a, check.observed, check.bound)
