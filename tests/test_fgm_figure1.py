@@ -73,3 +73,66 @@ def test_board_cause_of_the_fgm_row_rests_on_the_stored_run():
     sbcw = fig1[(fig1.dataset == "movie-reviews") & (fig1.method == "SBCW")].accuracy.max()
     converged = fgm[(fgm.dataset == "movie-reviews") & (fgm.solver == "converged")]
     assert converged["test accuracy"].max() > sbcw
+
+
+def test_figure1_fgm_is_the_converged_solver_and_the_stand_in_is_labelled():
+    """Figure 1's FGM solves its subproblems to a tolerance (issue 28 item 7); the stalled
+    Algorithm-3 stand-in is an extra curve labelled ours."""
+    methods = e.figure1_methods(60, {"FGM": {"C": 10.0}, e.FGM_STAND_IN: {"C": 100.0}})
+    fgm, stand_in = methods["FGM"], methods[e.FGM_STAND_IN]
+    assert isinstance(fgm, e.FGMConverged) and (fgm.C, fgm.p, fgm.m_iter) == (10.0, 60, 15)
+    assert isinstance(stand_in, SBCW) and stand_in.covariance is False
+    assert (stand_in.C, stand_in.n_inner_passes, stand_in.r) == (100.0, 3, 4)
+    assert "(ours)" in e.FGM_STAND_IN and set(e.FIGURE1_GRIDS) == set(methods)
+
+
+def test_fgm_converged_estimator_is_fgm_converged_with_any_two_labels():
+    data = _split(2)
+    X, y = data.X_train, data.y_train
+    labels = np.where(y > 0, "pos", "neg")
+    model = e.FGMConverged(C=10.0, p=30, m_iter=4).fit(X, labels)
+    mu, groups = e.fgm_converged(X, y, C=10.0, p=30, m_iter=4)
+    big = np.abs(mu) > 1e-6 * np.abs(mu).max()
+    np.testing.assert_allclose(model.coef_[big], mu[big], rtol=1e-6)
+    assert np.count_nonzero(model.coef_) == np.count_nonzero(big)
+    assert [g.tolist() for g in model.groups_] == [g.tolist() for g in groups]
+    expected = np.where(X @ model.coef_ > 0, "pos", "neg")
+    assert (model.predict(X) == expected).all() and model.score(X, labels) > 0.8
+    with pytest.raises(ValueError, match="two labels"):
+        e.FGMConverged().fit(X[:3], np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="C > 0"):
+        e.FGMConverged(C=0.0).fit(X, y)
+
+
+def test_make_figure1_only_replaces_the_named_methods():
+    """``make_figure1.py --only`` keeps the other methods' rows and parameters."""
+    import importlib.util
+    from pathlib import Path
+
+    import pandas as pd
+
+    path = Path(__file__).parents[1] / "book" / "results" / "sparse_cw" / "make_figure1.py"
+    spec = importlib.util.spec_from_file_location("make_figure1", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stored = pd.DataFrame({"dataset": ["a", "a", "a"], "method": ["SBCW", "FGM", "SOFS"],
+                           "accuracy": [0.7, 0.5, 0.6]})
+    new = pd.DataFrame({"dataset": ["a", "a"], "method": ["FGM", e.FGM_STAND_IN],
+                        "accuracy": [0.8, 0.5]})
+    merged, params = module.merge(stored, {"a": {"SBCW": {"C": 1}, "FGM": {"C": 100}}}, new,
+                                  {"a": {"FGM": {"C": 10}, e.FGM_STAND_IN: {"C": 100}}},
+                                  ["FGM", e.FGM_STAND_IN])
+    assert sorted(merged.method) == sorted(["SBCW", "SOFS", "FGM", e.FGM_STAND_IN])
+    assert merged.set_index("method").accuracy["FGM"] == 0.8
+    assert params == {"a": {"SBCW": {"C": 1}, "FGM": {"C": 10}, e.FGM_STAND_IN: {"C": 100}}}
+
+
+def test_board_timing_row_does_not_judge_fgm_on_cvxpy_times():
+    """FGM's times are cvxpy's: the timing row leaves FGM out and says why."""
+    from pathlib import Path
+
+    from olearn.experiments import scoreboard as sb
+
+    rows = sb.tan_claims(Path(__file__).parents[1] / "book" / "results")
+    timing = next(r for r in rows if r["claim"].startswith("SBCW trains as fast"))
+    assert "not comparable" in timing["ours"] and "cvxpy" in timing["why"]
