@@ -5,11 +5,9 @@ anything: the prose of its markdown cells before its "Exercises" heading, leavin
 
 * fenced code (```` ```python ````, ```` ``` ````, ``~~~``) and code directives;
 * solutions (``{solution}``, and everything from ``{solution-start}`` to ``{solution-end}``);
-* every block that is collapsed in the HTML: ``{dropdown}`` (sphinx-design), ``{toggle}``
-  (sphinx-togglebutton) and a directive whose ``:class:`` holds ``dropdown`` (an admonition, an
-  exercise, a solution) -- except a ``prf:`` directive (sphinx-proof's proofs and theorems):
-  sphinx-proof ignores ``:class: dropdown``, the proof stays open in the HTML, so its words
-  count (wrap it in a ``{dropdown}`` to collapse it);
+* every block that is collapsed in the HTML: ``{dropdown}`` (sphinx-design: a ``<details>``,
+  closed until clicked, printed open in the PDF), ``{toggle}`` (sphinx-togglebutton) and an
+  admonition, exercise or solution whose ``:class:`` holds ``dropdown``;
 * markdown cells tagged ``remove-cell``, ``hide-cell`` or ``remove-input``, HTML comments and
   link targets.
 
@@ -17,6 +15,12 @@ Each formula -- ``$...$``, ``$$...$$``, a ``{math}`` directive or an amsmath env
 counts as one word; a role (``{cite:t}`x```, ``{eq}`x```) as one word, or as the words of its
 explicit text (``{doc}`the derivation <x>```). A word is a whitespace-separated token with a
 letter or a digit in it (a table's ``|``, a dash alone, do not count).
+
+A ``prf:`` directive (sphinx-proof) is never collapsed, whatever its class: its HTML is an
+admonition without a title, sphinx-togglebutton's script stops with an error on it, the proof
+stays open, and so does every dropdown admonition and solution after it on the page (seen in
+headless Chromium on a built page). A proof is collapsed by wrapping it in a ``{dropdown}``,
+and a page giving a ``prf:`` directive ``:class: dropdown`` fails here.
 
 Pages are the notebooks and markdown files that ``_toc.yml`` lists. Run with ``-s`` to see the
 table of every page's first-reading words; ``python tests/test_book_length.py`` prints it too.
@@ -34,8 +38,8 @@ LIMIT = 2000
 CODE_DIRECTIVES = {"code", "code-block", "code-cell", "sourcecode", "literalinclude", "raw",
                    "eval-rst", "glue:md", "glue:any", "glue:text"}
 COLLAPSED_DIRECTIVES = {"dropdown", "toggle", "solution"}
-# sphinx-proof's directives accept `:class: dropdown` but do not collapse (checked in headless
-# Chromium on a built page): their body counts whatever their class.
+# sphinx-proof's directives accept `:class: dropdown` but do not collapse (and break the
+# dropdowns after them): their body counts whatever their class.
 NOT_COLLAPSIBLE_PREFIX = "prf:"
 TARGET_ARGUMENT = {"glue:figure", "glue", "figure", "image", "include", "bibliography"}
 HIDDEN_TAGS = {"remove-cell", "hide-cell", "remove-input"}
@@ -267,6 +271,32 @@ def test_measure_counts_open_blocks_and_sphinx_proof_dropdowns(tmp_path):
     # Bound + Statement formula holds + math + Five words of a proof
     #   + See role and the derivation
     assert first_reading_words(page) == 1 + 3 + 1 + 5 + 5
+
+
+PRF_DROPDOWN = re.compile(r"^\s*(`{3,}|:{3,})\{prf:[\w-]+\}[^\n]*\n(?:\s*:[\w-]+:[^\n]*\n)*?"
+                          r"\s*:class:[^\n]*\bdropdown\b", re.M)
+
+
+def prf_dropdowns(path):
+    """The sphinx-proof directives of a page that are given ``:class: dropdown``."""
+    return [m.group(0).split("\n")[0].strip() for text in markdown_cells(path) if text
+            for m in PRF_DROPDOWN.finditer(text)]
+
+
+def test_prf_dropdown_detector(tmp_path):
+    page = _page(tmp_path, ("markdown", "```{prf:proof}\n:label: p\n:class: dropdown\nx\n```\n"
+                            "```{prf:theorem} T\nno class\n```\n"
+                            "```{admonition} A\n:class: dropdown\nx\n```\n", []))
+    assert prf_dropdowns(page) == ["```{prf:proof}"]
+
+
+@pytest.mark.parametrize("name", sorted(book_pages()))
+def test_no_proof_is_given_a_dropdown_class(name):
+    found = prf_dropdowns(book_pages()[name])
+    assert not found, (
+        f"{name}: {found} has :class: dropdown, which sphinx-proof ignores; it stops "
+        "sphinx-togglebutton, so every dropdown after it on the page opens too. Wrap the "
+        "proof in a ```{dropdown} instead")
 
 
 def test_every_page_is_measured():
