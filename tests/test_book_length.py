@@ -7,7 +7,7 @@ anything: the prose of its markdown cells before its "Exercises" heading, leavin
 * solutions (``{solution}``, and everything from ``{solution-start}`` to ``{solution-end}``);
 * every block that is collapsed in the HTML: ``{dropdown}`` (sphinx-design: a ``<details>``,
   closed until clicked, printed open in the PDF), ``{toggle}`` (sphinx-togglebutton) and an
-  admonition, exercise or solution whose ``:class:`` holds ``dropdown``;
+  admonition, exercise or solution whose ``:class:`` holds ``dropdown`` (their titles count);
 * markdown cells tagged ``remove-cell``, ``hide-cell`` or ``remove-input``, HTML comments and
   link targets.
 
@@ -196,8 +196,10 @@ class _Reader:
                      or ("dropdown" in options.get("class", "").split()
                          and not name.startswith(NOT_COLLAPSIBLE_PREFIX)))
         inner = counted and not collapsed
-        if inner and not self.in_solution and arg and name not in TARGET_ARGUMENT:
-            self.words += _count_prose(arg)  # a title (a glue key or a file name is not)
+        # a title counts, also a collapsed block's (it is what the reader clicks); a glue key
+        # or a file name is not a title
+        if counted and not self.in_solution and arg and name not in TARGET_ARGUMENT:
+            self.words += _count_prose(arg)
         self._read(lines, k, body_stop, inner)
         return j + 1
 
@@ -258,7 +260,7 @@ def test_measure_leaves_out_code_solutions_collapsed_blocks_and_exercises(tmp_pa
         ("markdown", "Hidden by a tag.", ["remove-cell"]),
         ("markdown", "## Exercises\n\nNot counted at all.", []),
         ("markdown", "Nor this.", []))
-    assert first_reading_words(page) == 4 + 2
+    assert first_reading_words(page) == 4 + 1 + 1 + 2  # the titles "Proof" and "Detail"
 
 
 def test_measure_counts_open_blocks_and_sphinx_proof_dropdowns(tmp_path):
@@ -268,9 +270,9 @@ def test_measure_counts_open_blocks_and_sphinx_proof_dropdowns(tmp_path):
                             "```{prf:proof}\n:class: dropdown\nFive words of a proof.\n```\n\n"
                             "````{dropdown} Proof\n```{prf:proof}\nHidden proof.\n```\n````\n\n"
                             "See {eq}`eq-x` and {doc}`the derivation <other>`.", []))
-    # Bound + Statement formula holds + math + Five words of a proof
-    #   + See role and the derivation
-    assert first_reading_words(page) == 1 + 3 + 1 + 5 + 5
+    # Bound + Statement formula holds + math + Five words of a proof + Proof (a dropdown's
+    #   title) + See role and the derivation
+    assert first_reading_words(page) == 1 + 3 + 1 + 5 + 1 + 5
 
 
 PRF_DROPDOWN = re.compile(r"^\s*(`{3,}|:{3,})\{prf:[\w-]+\}[^\n]*\n(?:\s*:[\w-]+:[^\n]*\n)*?"
