@@ -22,8 +22,13 @@ stays open, and so does every dropdown admonition and solution after it on the p
 headless Chromium on a built page). A proof is collapsed by wrapping it in a ``{dropdown}``,
 and a page giving a ``prf:`` directive ``:class: dropdown`` fails here.
 
-Pages are the notebooks and markdown files that ``_toc.yml`` lists. Run with ``-s`` to see the
-table of every page's first-reading words; ``python tests/test_book_length.py`` prints it too.
+Every fence opened in a markdown cell must be closed in that cell: an unclosed ``{dropdown}``
+would swallow the rest of the cell (MyST renders it inside the block, and the measure would not
+count it).
+
+Pages are the notebooks and markdown files that ``_toc.yml`` lists. ``test_print_the_table``
+prints the table of every page's first-reading words (``python tests/test_book_length.py``
+prints it too).
 """
 import json
 import re
@@ -107,10 +112,12 @@ def _count_prose(text):
 class _Reader:
     """Walks a page's markdown, line by line, and counts its first reading."""
 
-    def __init__(self):
+    def __init__(self, stop_at_exercises=True):
+        self.stop_at_exercises = stop_at_exercises
         self.words = 0
         self.in_solution = False   # between {solution-start} and {solution-end}
         self.done = False          # reached the "Exercises" heading
+        self.unclosed = []         # fences opened and never closed in their cell
 
     def read_cell(self, text):
         lines = text.split("\n")
@@ -122,7 +129,8 @@ class _Reader:
         i = start
         while i < stop and not self.done:
             line = lines[i]
-            if counted and not self.in_solution and EXERCISES.match(line):
+            if (self.stop_at_exercises and counted and not self.in_solution
+                    and EXERCISES.match(line)):
                 self.done = True
                 break
             fence = FENCE.match(line)
@@ -159,6 +167,8 @@ class _Reader:
         j = i + 1
         while j < stop and not closer.match(lines[j]):
             j += 1
+        if j >= stop:
+            self.unclosed.append(lines[i].strip())
         body_start, body_stop = i + 1, j
         info = fence.group("info").strip()
         directive = DIRECTIVE.match(info)
@@ -213,6 +223,17 @@ def first_reading_words(path):
         if text is not None:
             reader.read_cell(text)
     return reader.words
+
+
+def unclosed_fences(path):
+    """The fences of a page that are opened and never closed within their markdown cell (an
+    unclosed fence swallows the rest of the cell: the measure would not count it, and MyST
+    renders it inside the block)."""
+    reader = _Reader(stop_at_exercises=False)
+    for text in markdown_cells(Path(path)):
+        if text is not None:
+            reader.read_cell(text)
+    return reader.unclosed
 
 
 def length_table(book=BOOK):
@@ -299,6 +320,18 @@ def test_no_proof_is_given_a_dropdown_class(name):
         f"{name}: {found} has :class: dropdown, which sphinx-proof ignores; it stops "
         "sphinx-togglebutton, so every dropdown after it on the page opens too. Wrap the "
         "proof in a ```{dropdown} instead")
+
+
+def test_unclosed_fence_detector(tmp_path):
+    page = _page(tmp_path, ("markdown", "::::{dropdown} A\n```{prf:proof}\nx\n```\n::::\n", []),
+                 ("markdown", "::::{dropdown} B\nhidden for ever\n", []),
+                 ("markdown", "## Exercises\n```python\nx = 1\n", []))
+    assert unclosed_fences(page) == ["::::{dropdown} B", "```python"]
+
+
+@pytest.mark.parametrize("name", sorted(book_pages()))
+def test_every_fence_is_closed(name):
+    assert not unclosed_fences(book_pages()[name]), name
 
 
 def test_every_page_is_measured():
