@@ -27,12 +27,22 @@ def _escape(text):
     return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
+#: the exercises' difficulty marks (U+2605 BLACK STAR): Sphinx's XeLaTeX fonts lack it in
+#: FreeSerif Italic and FreeSans ("Missing character" in the log, nothing printed), so every
+#: star is set in DejaVu Sans, which has it in every shape
+_STAR_FALLBACK = r"""
+\usepackage{newunicodechar}
+\newfontfamily\olearnstarfont{DejaVu Sans}
+\newunicodechar{^^^^2605}{{\olearnstarfont\symbol{"2605}}}
+"""
+
+
 #: a citation or a reference inside a caption is a moving argument: hyperref's links are
 #: fragile there (the full book stopped with "TeX capacity exceeded" on such a caption)
 _PREAMBLE = r"""
 \usepackage{etoolbox}
 \AtBeginDocument{\robustify\hyperlink\robustify\hyperref}
-"""
+""" + _STAR_FALLBACK
 
 
 def _latex_config(app, config):
