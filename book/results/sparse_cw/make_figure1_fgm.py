@@ -3,7 +3,7 @@ python book/results/sparse_cw/make_figure1_fgm.py
 
 The FGM stand-in of Figure 1 (Algorithm 3 with ``covariance=False``, 3 passes; movie reviews
 also 30) against the same cutting plane with its subproblems solved to optimality, at the
-``C`` that Figure 1's validation chose for FGM on each set (``figure1_params.json``)."""
+``C`` that Figure 1's validation chose for the stand-in on each set (``figure1_params.json``)."""
 import json
 import time
 from pathlib import Path
