@@ -15,9 +15,9 @@ update is :mod:`olearn.linear._winnow_exact`.  This module reads top down:
 2. **the steps of a round**, over the nonzeros of one row: its sums for the
    score (:func:`row_sums`, :func:`row_sums_marking`; :func:`winnow_score`
    when a weight of the row has left the plain range), the pending votes
-   (:func:`add_pending_votes`) and the fast update (:func:`update_row_fast`),
-   each handing what it cannot do in plain floats to an exact step
-   (:func:`add_vote_exact`, :func:`multiply_exact`);
+   (:func:`add_pending_votes`) and the fast update (:func:`mbw_update_pairs`,
+   :func:`update_row_fast`), each queueing what it cannot do in plain floats
+   for the exact path of the pass;
 3. **the pass** (:func:`_train`): the rounds of Table 2 (Table 1 for PW and
    BW) as a sequence of those steps, specialised per learner (plain or
    voted) by numba.
@@ -26,10 +26,10 @@ The rules and the per-row steps are ``@njit(inline="always")``: numba pastes
 them into the one compiled loop of each learner, so they cost no call.  A
 step that takes an array must not itself call a compiled function: the
 array is then bound anew on every row and its reference count updated
-(atomic operations, per row: seen in the code generated for this pass).  So the rare calls
-(:func:`winnow_score`, :func:`add_vote_exact`, :func:`multiply_exact`,
-:func:`row_is_finite`) are made by the pass, on what the steps queued or
-flagged, and :func:`plain_weight` takes scalars.  The generated code and
+(atomic operations, per row: seen in the code generated for this pass).  So
+the rare calls (:func:`winnow_score`, :func:`row_is_finite`, the exact
+state's ``_vote_add`` and ``_multiply``) are made by the pass itself, on
+what the steps queued or flagged, and :func:`plain_weight` takes scalars.  The generated code and
 throughput before and after this split: ``benchmarks/notes/winnow_pass_steps.md``.
 The floating-point operations, and their order, are those of the per-round
 reference (commit 8bd0b38): the results are bit-identical to it
@@ -209,8 +209,8 @@ def add_pending_vote(flat, flat_acc, j, n_models, balanced, credits_f):
     column, ``last_j`` (an integer-valued float: exact below 2**53), so a
     feature's sums and ``last_j`` share a cache line.  One multiply and one
     add per weight while weight and sum have exponent 0 and the sum stays
-    below ``HI``; otherwise nothing is written and it returns False, for
-    :func:`add_vote_exact`.  No test for "nothing pending" (it would be
+    below ``HI``; otherwise nothing is written and it returns False (the
+    pass then adds the vote exactly, ``_vote_add``).  No test for "nothing pending" (it would be
     mispredicted often): ``c = 0`` adds ``+0.0``, which leaves a sum ``>=
     0`` as it is, bit for bit."""
     cv = np.uintp(1)
@@ -233,25 +233,6 @@ def add_pending_vote(flat, flat_acc, j, n_models, balanced, credits_f):
         flat_acc[row + cv] = tv
     flat_acc[row + n_models] = credits_f
     return True
-
-
-@njit(cache=True)
-def add_vote_exact(flat, flat_acc, acc, acce, e, j, n_models, credits_f):
-    """:func:`add_pending_vote` where a weight or a sum is not plain: each
-    weight's pending vote through :func:`olearn.linear._winnow_exact._vote_add`
-    (mantissa and exponent) unless that one is plain."""
-    row = (n_models + np.uintp(1)) * j
-    c = credits_f - flat_acc[row + n_models]
-    for col in range(n_models):
-        i = row + col
-        w = flat[n_models * j + col]
-        a = flat_acc[i]
-        total = a + w * c
-        if min(w, a) >= 0.0 and total < HI:
-            flat_acc[i] = total
-        elif c > 0.0:
-            _vote_add(acc, acce, (j, col), w, e[j, col], c)
-    flat_acc[row + n_models] = credits_f
 
 
 # == 2. The steps of a round ================================================
@@ -466,7 +447,7 @@ def add_pending_votes(csr, balanced, data, idx, off, lo, hi, n_zero, b, flat, fl
                       n_models, n_idx, credits_f, queue):
     """:func:`add_pending_vote` for every weight an update is about to
     change: the row's features, then the always-on one (``k = hi``);
-    returns how many it queued (their ``k``) for :func:`add_vote_exact`."""
+    returns how many it queued (their ``k``) for the exact vote."""
     n_exact = 0
     for k in range(lo, hi + np.uintp(1)):
         if k == hi:
@@ -506,33 +487,38 @@ def fast_update(kind, flat, i, fu, fv, xs):
 
 
 @njit(inline="always")
-def update_row_fast(kind, csr, data, idx, off, lo, hi, n_zero, flat, n_models, fu, fv,
-                    snorm, queue):
-    """:func:`fast_update` for every feature of the row; returns how many
-    it queued in ``queue`` (their positions ``k``) for the exact update.
-    Each weight is updated once per round, so the order does not matter.
-
-    MBW on a CSR row without stored zeros takes two features a step, their
-    two divisions ``x_j / (y_t (1 + sum x))`` as one (:func:`divide_pair`):
-    a scalar division issues only every 4-5 cycles, which bounded this
-    pass (MBW's loop 44.2 -> 38.3 ms, the voted MBW's 86.8 -> 76.4 ms on the
-    benchmark stream).  The score's sums count the row's zeros, so only a
-    row that has one tests for a zero value here."""
+def mbw_update_pairs(data, idx, lo, hi, flat, n_models, fu, fv, snorm, queue):
+    """MBW's fast update of a CSR row without stored zeros, two features a
+    step: their two divisions ``x_j / (y_t (1 + sum x))`` as one
+    (:func:`divide_pair`) -- a scalar division issues only every 4-5
+    cycles, which bounded this pass (MBW's loop 44.2 -> 38.3 ms, the voted
+    MBW's 86.8 -> 76.4 ms on the benchmark stream).  Returns ``(nq, k)``:
+    how many features it queued, and where it stopped (an odd row's last
+    nonzero is left to :func:`update_row_fast`)."""
     nq = 0
-    start = lo
-    if kind == MBW and csr and n_zero == 0:
-        k = lo
-        while k + np.uintp(1) < hi:
-            k1 = k + np.uintp(1)
-            xs0, xs1 = divide_pair(data[k], data[k1], snorm)
-            if not fast_update(kind, flat, n_models * np.uintp(idx[k]), fu, fv, xs0):
-                queue[nq] = k
-                nq += 1
-            if not fast_update(kind, flat, n_models * np.uintp(idx[k1]), fu, fv, xs1):
-                queue[nq] = k1
-                nq += 1
-            k += np.uintp(2)
-        start = k  # an odd row's last nonzero is left
+    k = lo
+    while k + np.uintp(1) < hi:
+        k1 = k + np.uintp(1)
+        xs0, xs1 = divide_pair(data[k], data[k1], snorm)
+        if not update_pair(flat, n_models * np.uintp(idx[k]), fu, fv, xs0):
+            queue[nq] = k
+            nq += 1
+        if not update_pair(flat, n_models * np.uintp(idx[k1]), fu, fv, xs1):
+            queue[nq] = k1
+            nq += 1
+        k += np.uintp(2)
+    return nq, k
+
+
+@njit(inline="always")
+def update_row_fast(kind, data, idx, off, start, hi, n_zero, flat, n_models, fu, fv,
+                    snorm, queue, nq):
+    """:func:`fast_update` for every feature of the row from ``start``;
+    features it cannot update in plain floats are queued in ``queue``
+    (their positions ``k``, after the ``nq`` already there) for the exact
+    update; returns their count.  Each weight is updated once per round,
+    so the order does not matter.  The score's sums count the row's zeros,
+    so only a row that has one tests for a zero value here."""
     for k in range(start, hi):
         x = data[k]
         if n_zero > 0 and x == 0.0:  # only a row with zeros tests
@@ -551,19 +537,6 @@ def stays_plain(new, f):
     or negated in range with its exponent kept (``f >= LO``), as
     :func:`_multiply` would store it."""
     return LO <= new < HI or (-HI < new <= -LO and f >= LO)
-
-
-@njit(cache=True)
-def multiply_exact(m, e, istate, wi, f):
-    """``w <- w f`` for the weight ``wi = (j, col)`` whose product leaves the
-    plain range: :func:`_multiply` renormalises by powers of two (exact);
-    counts a weight it zeroed (MBW's ``1 - x~_j = 0``) in ``istate``.
-    Returns the change in the count of weights with a nonzero exponent."""
-    before = e[wi] != 0
-    _multiply(m, e, wi, f)
-    if m[wi] == 0.0:
-        istate[N_ZEROED] += 1
-    return int(e[wi] != 0) - int(before)
 
 
 # == 3. The pass =============================================================
@@ -598,7 +571,7 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
        :func:`add_pending_votes`), then one multiply and one range test per
        weight (:func:`update_row_fast`), then the exact update of the
        features it queued and of the always-on feature
-       (:func:`stays_plain`, else :func:`multiply_exact`).  A weight was
+       (:func:`stays_plain`, else ``_multiply``).  A weight was
        stored by the fast update iff a nonzero of the row was not queued
        (no flag per stored feature).
     """
@@ -659,12 +632,29 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
             n_exact = add_pending_votes(csr, balanced, data, idx, off, lo, hi, n_zero,
                                         b, flat, flat_acc, n_models, n_idx, credits_f,
                                         queue)
+            # the votes that are not plain: weight by weight, exactly where
+            # it must (mantissa and exponent, _vote_add)
             for i in range(n_exact):
                 k = queue[i]
                 j = b if k == hi else np.uintp(idx[k - off])
-                add_vote_exact(flat, flat_acc, acc, acce, e, j, n_models, credits_f)
-        nq = update_row_fast(kind, csr, data, idx, off, lo, hi, n_zero, flat,
-                             n_models, fu, fv, snorm, queue)
+                row = (n_models + np.uintp(1)) * j
+                c = credits_f - flat_acc[row + n_models]
+                for col in range(n_models):
+                    w = flat[n_models * j + col]
+                    a = flat_acc[row + col]
+                    total = a + w * c
+                    if min(w, a) >= 0.0 and total < HI:
+                        flat_acc[row + col] = total
+                    elif c > 0.0:
+                        _vote_add(acc, acce, (j, col), w, e[j, col], c)
+                flat_acc[row + n_models] = credits_f
+        nq = 0
+        start = lo
+        if kind == MBW and csr and n_zero == 0:  # the common case of MBW
+            nq, start = mbw_update_pairs(data, idx, lo, hi, flat, n_models, fu, fv,
+                                         snorm, queue)
+        nq = update_row_fast(kind, data, idx, off, start, hi, n_zero, flat, n_models,
+                             fu, fv, snorm, queue, nq)
         # the exact update of the features the fast one queued, then of the
         # always-on one (i = nq; value 1, so MBW's x~ = 1 / (1 + sum x))
         changed = False
@@ -684,11 +674,14 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
                 if stays_plain(new, f):
                     m[wi] = new
                     changed = True
-                elif m[wi] != 0.0:  # (a zeroed weight stays 0)
-                    exponents = multiply_exact(m, e, istate, wi, f)
+                elif m[wi] != 0.0:  # renormalised (a zeroed weight stays 0)
+                    before = e[wi] != 0
+                    _multiply(m, e, wi, f)
                     changed = True
+                    if m[wi] == 0.0:  # MBW's factor 1 - x~_j = 0
+                        istate[N_ZEROED] += 1
                     if j != b:
-                        n_exponents += exponents
+                        n_exponents += (e[wi] != 0) - before
         if changed or np.uintp(nq) < hi - lo - n_zero:
             n_updates += 1
         if not vote_correct:

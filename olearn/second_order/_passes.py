@@ -134,36 +134,6 @@ def nonzero_row(X, t, start, stop):
     return False
 
 
-@njit(cache=True, error_model="numpy")
-def row_moments(X, t, ms, start, stop):
-    """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the positions
-    ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j, Sigma_jj)``).
-
-    Each sum is kept as two partial sums, over the even and the odd positions,
-    added at the end: the two chains of additions run side by side, where one
-    left-to-right sum waits for each addition before the next.  The result
-    differs from the left-to-right sum by the order of the additions only
-    (rounding).
-    """
-    m0 = 0.0
-    m1 = 0.0
-    c0 = 0.0
-    c1 = 0.0
-    k = start
-    while k + 1 < stop:
-        j, xj, i, xi = row_entries2(X, t, k)
-        m0 += ms[j, 0] * xj
-        c0 += ms[j, 1] * xj * xj
-        m1 += ms[i, 0] * xi
-        c1 += ms[i, 1] * xi * xi
-        k += 2
-    if k < stop:
-        j, xj = row_entry(X, t, k)
-        m0 += ms[j, 0] * xj
-        c0 += ms[j, 1] * xj * xj
-    return m0 + m1, c0 + c1
-
-
 #: float64's normal range narrowed by a factor 4, more than the rounding of
 #: ``chi`` and of the bounds below (a relative error of order ``n eps``)
 SAFE_LO, SAFE_HI = 4.0 * _TINY, _HUGE / 4.0
@@ -230,9 +200,47 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     n_updates = 0
     low = bounds[LOW]
     high = bounds[HIGH]
+
+    def row_moments(t, start, stop):
+        """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the
+        positions ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j,
+        Sigma_jj)``).
+
+        Each sum is kept as two partial sums, over the even and the odd
+        positions, added at the end: the two chains of additions run side
+        by side, where one left-to-right sum waits for each addition before
+        the next.  The result differs from the left-to-right sum by the
+        order of the additions only (rounding).
+
+        A closure of the pass (``X`` and ``ms`` are the pass's own): as a
+        compiled function of its own, called once per row, it incremented
+        and decremented the reference counts of its four arrays on every
+        call -- eight atomic read-modify-writes per row, each a full memory
+        barrier (``benchmarks/notes/codegen_targets.md``); inlined as a
+        function taking the arrays, it kept them.  Same arithmetic, same
+        order (``tests/test_pass_refcounts.py``).
+        """
+        m0 = 0.0
+        m1 = 0.0
+        c0 = 0.0
+        c1 = 0.0
+        k = start
+        while k + 1 < stop:
+            j, xj, i, xi = row_entries2(X, t, k)
+            m0 += ms[j, 0] * xj
+            c0 += ms[j, 1] * xj * xj
+            m1 += ms[i, 0] * xi
+            c1 += ms[i, 1] * xi * xi
+            k += 2
+        if k < stop:
+            j, xj = row_entry(X, t, k)
+            m0 += ms[j, 0] * xj
+            c0 += ms[j, 1] * xj * xj
+        return m0 + m1, c0 + c1
+
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
-        m, chi = row_moments(X, t, ms, start, stop)
+        m, chi = row_moments(t, start, stop)
         if not SAFE_LO * max(high, 1.0) <= chi <= SAFE_HI * min(low, 1.0):
             if refused_row(X, t, start, stop):  # rare: check_values' tests
                 bounds[LOW] = low
