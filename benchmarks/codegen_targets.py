@@ -154,14 +154,14 @@ def hot_loops(asm, pass_name):
         for a, b in inner_loops(body):
             ins = instructions(body[a:b + 1])
             nnz = sum(1 for l in ins if INDEX_LOAD.match(l))
-            if not nnz:
-                continue
+            if not nnz or any(re.match(r"^\s+(callq|retq)\b", l) for l in ins):
+                continue  # (a backward jump into a block laid out earlier, not a loop)
             text = "\n".join(ins)
             stores = sum(1 for l in ins if STORE.match(l))
             if pass_name == "perceptron_pass":
                 label = ("update v += b x_t (row_axpy)" if stores else
                          "score v.x_t and ||x_t||^2 (row_dot_sq)")
-            elif "row_moments" in name:
+            elif "row_moments" in name or (not stores and "vaddsd" in text):
                 label = "score m = mu.x_t, chi = sum Sigma_jj x_j^2 (row_moments)"
             elif "vdivsd" in text and stores:
                 label = "update, diagonal='precision' (default)"

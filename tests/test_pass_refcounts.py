@@ -60,7 +60,9 @@ def test_the_diagonal_pass_counts_no_reference_per_row():
     own, others = pass_and_callees(diag_pass)
     assert own
     for name, body in own.items():
-        assert increfs(body) == [], name          # all of them in the entry block
+        extra = increfs(body)                     # beyond the entry block: the model's
+        assert len(extra) <= 1, (name, extra)     # flat view, once per pass
+        assert not any("arg.X" in p or "arg.ms" in p for p in extra), (name, extra)
     counting = [n for n, b in others.items() if "NRT_incref" in b and "refused_row" not in n
                 and "shrunk_variance" not in n]   # (rare paths: a refused row, a cancelling update)
     assert counting == []

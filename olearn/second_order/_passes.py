@@ -134,6 +134,21 @@ def nonzero_row(X, t, start, stop):
     return False
 
 
+#: the offset of ``Sigma_jj`` after ``mu_j`` in the flat model
+ONE = np.uintp(1)
+
+
+@njit(inline="always")
+def mean_at(j):
+    """The position of ``mu_j`` in the model ``ms`` read flat (``Sigma_jj``
+    next to it): a constant stride of 2, where ``ms[j, c]`` multiplies
+    ``j`` by the array's width, known only at run time -- an integer
+    multiply per nonzero, which Intel cores (Cascade Lake) issue on the one
+    port that also takes half the floating-point work
+    (``benchmarks/notes/codegen_targets.md``)."""
+    return np.uintp(2) * np.uintp(j)
+
+
 #: float64's normal range narrowed by a factor 4, more than the rounding of
 #: ``chi`` and of the bounds below (a relative error of order ``n eps``)
 SAFE_LO, SAFE_HI = 4.0 * _TINY, _HUGE / 4.0
@@ -200,6 +215,7 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     n_updates = 0
     low = bounds[LOW]
     high = bounds[HIGH]
+    flat = ms.reshape(ms.size)  # (mu_j, Sigma_jj) at mean_at(j): no multiply
 
     def row_moments(t, start, stop):
         """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the
@@ -227,15 +243,15 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
         k = start
         while k + 1 < stop:
             j, xj, i, xi = row_entries2(X, t, k)
-            m0 += ms[j, 0] * xj
-            c0 += ms[j, 1] * xj * xj
-            m1 += ms[i, 0] * xi
-            c1 += ms[i, 1] * xi * xi
+            m0 += flat[mean_at(j)] * xj
+            c0 += flat[mean_at(j) + ONE] * xj * xj
+            m1 += flat[mean_at(i)] * xi
+            c1 += flat[mean_at(i) + ONE] * xi * xi
             k += 2
         if k < stop:
             j, xj = row_entry(X, t, k)
-            m0 += ms[j, 0] * xj
-            c0 += ms[j, 1] * xj * xj
+            m0 += flat[mean_at(j)] * xj
+            c0 += flat[mean_at(j) + ONE] * xj * xj
         return m0 + m1, c0 + c1
 
     for t in range(y.shape[0]):
@@ -259,21 +275,23 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
             if precision:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
-                    sigma = ms[j, 1]
-                    ms[j, 0] += alpha * (sigma * xj)
+                    at = mean_at(j)
+                    sigma = flat[at + ONE]
+                    flat[at] += alpha * (sigma * xj)
                     sigma = sigma / (1.0 + gamma * sigma * xj * xj)
-                    ms[j, 1] = sigma
+                    flat[at + ONE] = sigma
                     low = min(low, sigma)
             else:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
-                    sigma = ms[j, 1]
+                    at = mean_at(j)
+                    sigma = flat[at + ONE]
                     sj = sigma * xj
-                    ms[j, 0] += alpha * sj
+                    flat[at] += alpha * sj
                     shrunk = sigma - beta * sj * sj
                     if not shrunk >= 0.5 * sigma:   # rare: it cancels
                         shrunk = shrunk_variance(sigma, sj * xj, beta, chi, gamma)
-                    ms[j, 1] = shrunk
+                    flat[at + ONE] = shrunk
                     low = min(low, shrunk)
             n_updates += 1
             if not low > 0.0:   # a variance underflowed (the round is undone)
