@@ -14,10 +14,9 @@ update is :mod:`olearn.linear._winnow_exact`.  This module reads top down:
    (:func:`add_pending_vote`);
 2. **the steps of a round**, over the nonzeros of one row: its sums for the
    score (:func:`row_sums`, :func:`row_sums_marking`; :func:`winnow_score`
-   when a weight of the row has left the plain range), the pending votes
-   (:func:`add_pending_votes`) and the fast update (:func:`mbw_update_pairs`,
-   :func:`update_row_fast`), each queueing what it cannot do in plain floats
-   for the exact path of the pass;
+   when a weight of the row has left the plain range) and the fast update
+   (:func:`mbw_update_pairs`, :func:`update_row_fast`), which queues what it
+   cannot do in plain floats for the exact path of the pass;
 3. **the pass** (:func:`_train`): the rounds of Table 2 (Table 1 for PW and
    BW) as a sequence of those steps, specialised per learner (plain or
    voted) by numba.
@@ -443,29 +442,6 @@ def plain_weight(mantissa, exponent):
 
 
 @njit(inline="always")
-def add_pending_votes(csr, balanced, data, idx, off, lo, hi, n_zero, b, flat, flat_acc,
-                      n_models, n_idx, credits_f, queue):
-    """:func:`add_pending_vote` for every weight an update is about to
-    change: the row's features, then the always-on one (``k = hi``);
-    returns how many it queued (their ``k``) for the exact vote."""
-    n_exact = 0
-    for k in range(lo, hi + np.uintp(1)):
-        if k == hi:
-            j = b
-        else:
-            if n_zero > 0 and data[k] == 0.0:
-                continue
-            j = np.uintp(idx[k - off])
-        ahead = k + np.uintp(PREFETCH)  # (the sums, at random)
-        if csr and ahead < n_idx:
-            prefetch(flat_acc, (n_models + np.uintp(1)) * np.uintp(idx[ahead]))
-        if not add_pending_vote(flat, flat_acc, j, n_models, balanced, credits_f):
-            queue[n_exact] = k
-            n_exact += 1
-    return n_exact
-
-
-@njit(inline="always")
 def fast_update(kind, flat, i, fu, fv, xs):
     """One feature's update while its weights stay plain floats in ``[LO,
     HI)``: stores them and returns True, else returns False (the feature
@@ -567,8 +543,8 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
     2. the mistake and update conditions (:func:`is_mistake`,
        :func:`is_update`); a round without update earns a credit (Table 1,
        step (d): ``c_i <- c_i + 1``);
-    3. on an update: the pending votes (voted learners,
-       :func:`add_pending_votes`), then one multiply and one range test per
+    3. on an update: the pending votes (voted learners, a loop over the
+       row's weights: :func:`add_pending_vote`, else ``_vote_add``), then one multiply and one range test per
        weight (:func:`update_row_fast`), then the exact update of the
        features it queued and of the always-on feature
        (:func:`stays_plain`, else ``_multiply``).  A weight was
@@ -629,14 +605,21 @@ def _train(X, y, kind, voting, columns, m, e, seen, istate, alpha, beta, theta,
         snorm = signed_norm(positive, xsum)
         credits_f = float(istate[CREDITS])
         if voting:
-            n_exact = add_pending_votes(csr, balanced, data, idx, off, lo, hi, n_zero,
-                                        b, flat, flat_acc, n_models, n_idx, credits_f,
-                                        queue)
-            # the votes that are not plain: weight by weight, exactly where
-            # it must (mantissa and exponent, _vote_add)
-            for i in range(n_exact):
-                k = queue[i]
-                j = b if k == hi else np.uintp(idx[k - off])
+            # section 3's vote: the pending credits of every weight about to
+            # change (the row's features, then the always-on one, k = hi)
+            for k in range(lo, hi + np.uintp(1)):
+                if k == hi:
+                    j = b
+                else:
+                    if n_zero > 0 and data[k] == 0.0:
+                        continue
+                    j = np.uintp(idx[k - off])
+                ahead = k + np.uintp(PREFETCH)  # (the sums, at random)
+                if csr and ahead < n_idx:
+                    prefetch(flat_acc, (n_models + np.uintp(1)) * np.uintp(idx[ahead]))
+                if add_pending_vote(flat, flat_acc, j, n_models, balanced, credits_f):
+                    continue
+                # not plain: weight by weight, exactly where it must
                 row = (n_models + np.uintp(1)) * j
                 c = credits_f - flat_acc[row + n_models]
                 for col in range(n_models):
