@@ -13,6 +13,9 @@ Needs Debian's ``poppler-utils`` (``pdfinfo``, ``pdftohtml``, ``pdfimages``,
 - every page with a figure caption (``Fig. 6.1: ...``) carries an image, and the
   document has at least one; no output is printed as a placeholder of what only HTML
   shows (``<HTML table: 17 rows x 3 columns>``, ``<IPython.core.display.HTML object>``);
+- the LaTeX log beside the PDF (``olearn.log``), when there is one, names no undefined
+  reference (a theorem, equation or exercise whose link leads nowhere, though its number
+  prints);
 - the pages rendered to PNG with ``pdftoppm`` (the cover, the first and last pages
   with a figure, a page of prose in the middle and the last page) are not blank.
 
@@ -45,6 +48,24 @@ PROSE_DEFECTS = {
 
 def run(*command):
     return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+#: LaTeX's warnings for a \\ref or \\hyperref whose label was never defined
+UNDEFINED = re.compile(r"(?:LaTeX Warning: |Package \w+ Warning: )?(Reference|Hyper reference)"
+                       r" `([^']+)' on page (\d+) undefined")
+
+
+def undefined_references(log_text):
+    """``[(kind, label, page)]`` of the undefined references a LaTeX log reports. TeX breaks
+    its log lines at 79 characters: a line of exactly 79 is joined to the next first."""
+    lines, joined = log_text.splitlines(), []
+    for line in lines:
+        if joined and len(joined[-1]) % 79 == 0 and joined[-1]:
+            joined[-1] += line
+        else:
+            joined.append(line)
+    return [(m.group(1), m.group(2), int(m.group(3)))
+            for m in UNDEFINED.finditer("\n".join(joined))]
 
 
 def pdf_info(pdf):
@@ -104,6 +125,14 @@ def check(pdf, png_dir, min_pages):
         problems.append(f"page 1: no 'Version {olearn.__version__}' on the cover: {cover[:200]!r}")
     if not re.search(r"commit [0-9a-f]{7,40}|commit unknown", cover):
         problems.append(f"page 1: no commit on the cover: {cover[:200]!r}")
+    log = pdf.with_suffix(".log")
+    if log.is_file():
+        seen = set()
+        for kind, label, page in undefined_references(log.read_text(errors="replace")):
+            if (kind, label) not in seen:
+                seen.add((kind, label))
+                problems.append(f"page {page}: {kind.lower()} to an undefined label "
+                                f"{label!r} (its link leads nowhere; {log.name})")
     captions = {}
     for page, lines in texts.items():
         for text, monospaced in lines:

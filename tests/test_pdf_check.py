@@ -31,14 +31,15 @@ PREAMBLE = r"""\documentclass{article}
 """
 
 
-def typeset(folder, name, body):
+def typeset(folder, name, body, packages=""):
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
         message = f"{', '.join(missing)} not installed (TeX Live, poppler-utils)"
         if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
             pytest.fail(message)
         pytest.skip(message)
-    (folder / f"{name}.tex").write_text(PREAMBLE + body + "\n\\end{document}\n")
+    preamble = PREAMBLE.replace("\\begin{document}", packages + "\\begin{document}")
+    (folder / f"{name}.tex").write_text(preamble + body + "\n\\end{document}\n")
     subprocess.run(["xelatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
                    cwd=folder, check=True, capture_output=True)
     return folder / f"{name}.pdf"
@@ -91,3 +92,48 @@ def test_each_defect_is_found(tmp_path):
 def test_the_command_line_names_a_missing_pdf(tmp_path, capsys):
     assert pdf_check.main([str(tmp_path / "olearn.pdf")]) == 2
     assert "make pdf" in capsys.readouterr().err
+
+
+def test_a_link_to_an_undefined_label_is_found_in_the_log(tmp_path):
+    """A ``\\hyperref`` to a label that is nowhere prints its text ("Theorem 6.1") and no
+    ``??``: only the LaTeX log beside the PDF tells (the PDF's links to the theorems of
+    winnow_bound and arow/bound were such, issue 27)."""
+    figure_png(tmp_path)
+    body = (COVER.replace("COMMIT", "commit 0123abc") + PROSE + FIGURE
+            + "See \\hyperref[single_pass/winnow_bound:thm-winnow-bound]{Theorem 6.1}.\n")
+    pdf = typeset(tmp_path, "dangling", body, packages="\\usepackage{hyperref}\n")
+    subprocess.run(["xelatex", "-interaction=nonstopmode", "dangling.tex"], cwd=tmp_path,
+                   check=True, capture_output=True)   # second run: labels read back
+    *_, problems = pdf_check.check(pdf, tmp_path / "png", 2)
+    assert any("undefined label 'single_pass/winnow_bound:thm-winnow-bound'" in p
+               for p in problems), problems
+    assert not any("??" in p for p in problems)
+
+
+def test_undefined_references_joins_the_logs_broken_lines():
+    log = ("LaTeX Warning: Hyper reference `single_pass/winnow_bound:thm-balanced-winnow-bo\n"
+           "und' on page 93 undefined on input line 11130.\n"
+           "LaTeX Warning: Reference `eq-one' on page 4 undefined on input line 12.\n")
+    assert len(log.splitlines()[0]) == 79
+    assert pdf_check.undefined_references(log) == [
+        ("Hyper reference", "single_pass/winnow_bound:thm-balanced-winnow-bound", 93),
+        ("Reference", "eq-one", 4)]
+
+
+def test_a_theorem_on_a_page_titled_with_an_apostrophe_is_labelled_with_its_page():
+    """sphinx-proof's ``find_parent`` gave ``None`` for a theorem on "AROW's mistake bound"
+    (the title's text has a typographic apostrophe, its name the typed one), so its LaTeX
+    label was ``None:thm-arow-bound``; the book's patch names the page."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "book" / "_ext"))
+    import olearn_pdf
+
+    page = addnodes.start_of_file(docname="arow/bound")
+    section = nodes.section(names=["arow's mistake bound"])
+    section += nodes.title(text="AROW\u2019s mistake bound")
+    theorem = nodes.container()
+    section += theorem
+    page += section
+    assert olearn_pdf.proof_label_docname(None, theorem) == "arow/bound"

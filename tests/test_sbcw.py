@@ -135,7 +135,8 @@ def test_dense_and_sparse_agree_and_batches():
     ({"q": 3}, "q must be 1"), ({"C": 0.0}, "C must be"), ({"r": 0}, "r must be"),
     ({"m_iter": 0}, "m_iter"), ({"tol": -1.0}, "tol"), ({"sigma": 0.0}, "sigma"),
     ({"step": "newton"}, "step"), ({"batch_size": 0}, "batch_size"),
-    ({"n_inner_passes": 0}, "n_inner_passes"),
+    ({"n_inner_passes": 0}, "n_inner_passes"), ({"C_sigma": 0.0}, "C_sigma"),
+    ({"C_sigma": float("nan")}, "C_sigma"),
 ])
 def test_bad_parameters(params, match):
     X, y = sparse_problem(n=20, d=30)
@@ -492,3 +493,80 @@ def test_spardca_defaults_and_record():
     e = SparDCA().partial_fit(X[:40], y[:40]).partial_fit(X[40:], y[40:])
     assert e._n_seen[0] == 80 and e.n_rounds_ == 80
     assert e.score(X, y) > 0.6
+
+
+# -- Figure 1: why SBCW stays at the majority rate (issue 28 item 7) -------------------
+def imbalanced_text(n=600, seed=0):
+    """A quarter positive; feature 0 occurs in every document (a frequent word), features
+    1-5 mostly in positive ones (topic words), 54 rare noise words; unit-length rows."""
+    from sklearn.preprocessing import normalize
+
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.25, 1.0, -1.0)
+    X = np.zeros((n, 60))
+    X[:, 0] = 1.0 + 0.2 * rng.random(n)
+    for j in range(1, 6):
+        X[:, j] = (rng.random(n) < np.where(y > 0, 0.5, 0.03)) * rng.uniform(0.5, 1.5, n)
+    X[:, 6:] = (rng.random((n, 54)) < 0.05) * rng.uniform(0.5, 1.5, (n, 54))
+    return normalize(X), y
+
+
+def test_C_sigma_none_is_the_papers_one_C_and_sets_the_blocks():
+    X, y = imbalanced_text()
+    paper = SBCW(C=2.0, r=2, m_iter=3, tol=0).fit(X, y)
+    same = SBCW(C=2.0, r=2, m_iter=3, tol=0, C_sigma=2.0).fit(X, y)
+    assert_array_equal(paper.coef_.toarray(), same.coef_.toarray())
+    apart = SBCW(C=2.0, r=2, m_iter=3, tol=0, C_sigma=0.02).fit(X, y)
+    for model, c in ((paper, 2.0), (apart, 0.02)):
+        g, (V, s) = model.groups_[0], model._blocks[0]
+        precision = (V / s) @ V.T                     # Sigma_k^{-1}
+        assert_allclose(precision, np.eye(g.size) + c * X[:, g].T @ X[:, g], atol=1e-8)
+
+
+def test_paper_sbcw_on_imbalanced_text_is_a_ridge_fit_of_the_frequent_word():
+    """The exact optimum of (15) with the paper's one C: every margin below 1 (all dual
+    variables at their bound), the weight on the frequent word only, negative, and the
+    majority class predicted everywhere, although eq. (14) selected all five topic words.
+    With the covariance's constant 100 times smaller the margins pass 1 and the topic
+    words carry weight (the alternative reading C_sigma)."""
+    X, y = imbalanced_text()
+    Xt, yt = imbalanced_text(seed=1)
+    kw = dict(r=1, m_iter=6, tol=0, step="exact", n_inner_passes=30)
+    paper = SBCW(C=1.0, **kw).fit(X, y)
+    assert sorted(np.concatenate(paper.groups_).tolist()) == [0, 1, 2, 3, 4, 5]
+    assert paper.primal_[-1] - paper.theta_[-1] < 1e-6 * abs(paper.primal_[-1])  # optimum
+    mu = paper.coef_.toarray().ravel()
+    assert mu[0] < 0 and np.count_nonzero(mu) == 1
+    assert np.all(y * (X @ mu) < 1)
+    # ||z_k||^2 / C = y' H_k y with H_k the ridge hat matrix of group k: the frequent
+    # word's is the largest, so grad Omega* weights it alone (sigma -> 0)
+    explained = [y @ X[:, g] @ np.linalg.solve(np.eye(g.size) + X[:, g].T @ X[:, g],
+                                              X[:, g].T @ y) for g in paper.groups_]
+    assert int(np.argmax(explained)) == 0
+    assert np.all(paper.predict(Xt) == -1)
+    apart = SBCW(C=100.0, C_sigma=1.0, **kw).fit(X, y)
+    mu_apart = apart.coef_.toarray().ravel()
+    assert np.count_nonzero(mu_apart[1:6]) >= 3
+    assert np.mean(y * (X @ mu_apart) < 1) < 0.5
+    assert np.mean(apart.predict(Xt) == yt) > np.mean(yt < 0) + 0.05
+
+
+def test_figure1_alternatives_rows_and_variants():
+    from olearn.experiments import sparse_cw as e
+
+    X, y = imbalanced_text()
+    Xt, yt = imbalanced_text(seed=1)
+    data = e.Split("toy", sp.csr_matrix(X), y, sp.csr_matrix(Xt), yt, "toy")
+    frame = e.figure1_alternatives(data, budgets=(15,), C_grid=(1.0,))
+    assert list(frame.variant) == list(e.FIGURE1_VARIANTS)
+    row = frame.set_index("variant")
+    assert row.loc["paper", "accuracy"] == row.loc["paper", "majority rate"]
+    assert row.loc["paper", "train margins below 1"] > 0.9
+    assert row.loc["C_sigma = C/100", "train margins below 1"] < 0.5
+    assert row.loc["paper", "groups with weight"] == 1
+    assert frame.groupby("variant").validated.sum().eq(1).all()   # one validated C each
+    best = e.off_majority(frame)
+    assert not best.loc[("toy", "paper", 15), "off majority"]
+    assert best.loc[("toy", "paper", 15), "validated C"] == 1.0
+    with pytest.raises(ValueError, match="unknown variant"):
+        e.figure1_alternatives(data, budgets=(15,), C_grid=(1.0,), variants=("newton",))

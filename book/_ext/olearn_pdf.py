@@ -10,8 +10,10 @@ next right-hand one (``openany,oneside``: no blank pages in a PDF read on screen
 glued table (a figure named ``tab-...``, see ``olearn_tables``) is captioned
 "Table N" as in the HTML. A display formula with its own ``\\tag`` (MathJax takes it
 anywhere) is set in ``gather*`` (``align*`` when it aligns), where amsmath allows it,
-instead of Sphinx's ``equation*`` + ``split``, where it is an error. The HTML build is
-unchanged.
+instead of Sphinx's ``equation*`` + ``split``, where it is an error. A theorem, lemma or
+proof of sphinx-proof is labelled ``<page>:<label>`` (sphinx-proof labelled it ``None:<label>``
+on a page whose title has an apostrophe, which the title's smart quote turns into ``'``, so
+every reference to it was undefined: ``proof_label_docname``). The HTML build is unchanged.
 """
 
 from __future__ import annotations
@@ -25,12 +27,22 @@ def _escape(text):
     return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
+#: the exercises' difficulty marks (U+2605 BLACK STAR): Sphinx's XeLaTeX fonts lack it in
+#: FreeSerif Italic and FreeSans ("Missing character" in the log, nothing printed), so every
+#: star is set in DejaVu Sans, which has it in every shape
+_STAR_FALLBACK = r"""
+\usepackage{newunicodechar}
+\newfontfamily\olearnstarfont{DejaVu Sans}
+\newunicodechar{^^^^2605}{{\olearnstarfont\symbol{"2605}}}
+"""
+
+
 #: a citation or a reference inside a caption is a moving argument: hyperref's links are
 #: fragile there (the full book stopped with "TeX capacity exceeded" on such a caption)
 _PREAMBLE = r"""
 \usepackage{etoolbox}
 \AtBeginDocument{\robustify\hyperlink\robustify\hyperref}
-"""
+""" + _STAR_FALLBACK
 
 
 def _latex_config(app, config):
@@ -98,6 +110,28 @@ def _patch_exercise_references():
     LaTeXTranslator.visit_number_reference = visit_number_reference
 
 
+def proof_label_docname(env, node, parent_tag=None):
+    """The page a sphinx-proof node is on, for its LaTeX label: the ``docname`` of the
+    nearest enclosing node that has one (the ``start_of_file`` node the LaTeX builder wraps
+    each page in). sphinx-proof's own ``find_parent`` also asks that the page's title, as
+    text, be one of the section's names; after the smart-quotes transform "AROW's mistake
+    bound" is titled with a typographic apostrophe while its name keeps the typed one, so it
+    returned ``None`` and the PDF's references to the page's theorems led nowhere."""
+    while node is not None:
+        node = node.parent
+        if node is not None and "docname" in node.attributes:
+            return node.attributes["docname"]
+    return None
+
+
+def _patch_proof_labels(app):
+    if app.builder.name != "latex":
+        return
+    import sphinx_proof.nodes
+
+    sphinx_proof.nodes.find_parent = proof_label_docname
+
+
 def _cover(app):
     if app.builder.name != "latex":
         return
@@ -119,4 +153,5 @@ def setup(app):
     _patch_exercise_references()
     app.connect("config-inited", _latex_config)
     app.connect("builder-inited", _cover)
+    app.connect("builder-inited", _patch_proof_labels)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -106,6 +106,20 @@ class SBCW(OnlineClassifier):
         :func:`olearn.second_order._sbcw_prox.prox_pass`).
     covariance : bool, default=True
         False: FGM (``Sigma = I``, see the module docstring).
+    C_sigma : float > 0 or None, default=None
+        The constant of the confidence term that gives each block its
+        covariance, ``Sigma_k = (Sigma_hat_k^{-1} + C_sigma X_k X_k^T)^{-1}``.
+        None (the paper's reading): ``C_sigma = C``, the one ``C`` that the
+        paper writes in (5), (7) and ``Sigma(eta)``.  A number is an
+        alternative reading (ours): Algorithm 1's ``Require`` lists a
+        parameter ``r`` that its body never uses, which may be a separate
+        constant of the covariance such as AROW's ``r = 1 / C_sigma``.  With
+        ``C_sigma = C`` the subproblem over one group is ``1/2||mu||^2 +
+        C sum_i ((mu.x_i)^2 / 2 + xi_i)`` (``||w||^2 = mu' Sigma^{-1} mu``),
+        whose per-example optimum is the margin 1 exactly: on a few features
+        most margins stay below 1 and the dual variables sit at their bound
+        (measured on the Figure 1 page); a smaller ``C_sigma`` lets margins
+        pass 1.
     batch_size : int or None, default=None
         Rows per batch in ``fit`` (None: one batch, the paper's setting).
     max_memory : int or None
@@ -154,8 +168,8 @@ class SBCW(OnlineClassifier):
               "primal_", "iter_times_", "stop_reason_", "n_iter_")
 
     def __init__(self, C=1.0, q=1, r=10, m_iter=15, tol=1e-3, *, sigma=1e-3,
-                 n_inner_passes=1, step="paper", covariance=True, batch_size=None,
-                 max_memory=None, n_epochs=1, shuffle=False,
+                 n_inner_passes=1, step="paper", covariance=True, C_sigma=None,
+                 batch_size=None, max_memory=None, n_epochs=1, shuffle=False,
                  random_state=None, record="full"):
         self.C = C
         self.q = q
@@ -166,6 +180,7 @@ class SBCW(OnlineClassifier):
         self.n_inner_passes = n_inner_passes
         self.step = step
         self.covariance = covariance
+        self.C_sigma = C_sigma
         self.batch_size = batch_size
         self.max_memory = max_memory
         self.n_epochs = n_epochs
@@ -186,6 +201,8 @@ class SBCW(OnlineClassifier):
         if self.step not in ("paper", "exact"):
             raise ValueError(f"step must be 'paper' or 'exact', "
                              f"got {self.step!r}.")
+        if self.C_sigma is not None:
+            check_positive("C_sigma", self.C_sigma)
         if self.batch_size is not None:
             _positive_int("batch_size", self.batch_size)
         if self.max_memory is not None:
@@ -277,7 +294,8 @@ class SBCW(OnlineClassifier):
         if not self.covariance:
             return None, Xk.toarray() if sp.issparse(Xk) else np.array(Xk)
         V0, s0 = prior if prior is not None else (np.eye(r), np.ones(r))
-        V, s, _ = sigma_update(V0, s0, Xk, float(self.C))
+        c = self.C if self.C_sigma is None else self.C_sigma
+        V, s, _ = sigma_update(V0, s0, Xk, float(c))
         Xh = Xk @ upsilon(V, s)
         return (V, s), np.asarray(Xh)
 
