@@ -13,7 +13,9 @@ book pages
     order in IPython's shell, from the page's folder, in quick mode
     (``OLEARN_QUICK=1``, as the book is built) -- until the first ``fit`` or
     ``partial_fit`` of an olearn learner returns; the rest of the page is not
-    run.  A page whose cells fit no learner in their own process runs whole.
+    run (joblib's tasks run in the page's process: ``JOBLIB_MULTIPROCESSING=0``,
+    so a fit inside a parallel experiment counts).  A page whose cells fit no
+    learner runs whole.
     Reported: the seconds from the first cell to the end of that first fit
     (wall and CPU of the process), of the first cell alone (the page's
     imports) and of the first fit alone, with a *cold* numba cache (an empty
@@ -226,6 +228,9 @@ def page_time(tree, page, cache_dir, scratch):
     with tempfile.TemporaryDirectory(dir=scratch) as tmp:
         env = child_env(tree, cache_dir)
         env["OLEARN_CACHE_DIR"] = str(Path(tmp) / "experiments")   # no cached results
+        # joblib runs its tasks in this process, so that a fit inside a page's parallel
+        # experiment is seen (and stops the page) whatever n_jobs the page asks for
+        env["JOBLIB_MULTIPROCESSING"] = "0"
         result = Path(tmp) / "result.json"
         done = subprocess.run([sys.executable, "-c", PAGE_PROBE, str(path), str(result)],
                               capture_output=True, text=True, env=env, cwd=path.parent)
