@@ -316,7 +316,7 @@ def page_note(runs):
     first = runs["cold"][0] if runs["cold"] else runs["warm"][0]
     if "learner" in first:
         return f"`{first['learner']}`, cell {first['ran']} of {first['cells']}"
-    return f"no fit in the page's process: all {first['cells']} cells"
+    return f"no fit: all {first['cells']} cells"
 
 
 def markdown(results, pages, meta):
@@ -375,9 +375,9 @@ def markdown(results, pages, meta):
                    "(wall)",
                    "Each page's code cells run in order in IPython's shell (from the page's "
                    "folder, `OLEARN_QUICK=1`) until the first `fit`/`partial_fit` of an olearn "
-                   "learner returns; the last column names it and the cells run. A page "
-                   "without a fit in its own process runs whole. Each tree runs its own "
-                   "version of the page.", "to_fit")
+                   "learner returns (joblib's tasks run in the page's process); the last column "
+                   "names that learner and the cell it is in. A page without a fit runs "
+                   "whole. Each tree runs its own version of the page.", "to_fit")
     lines += table("Book pages: the same, CPU seconds of the process",
                    "User + system CPU of the page's process and its children over the same "
                    "cells: on a loaded machine the steadier figure.", "cpu")

@@ -52,6 +52,18 @@ def test_a_page_runs_to_its_first_fit_and_no_further(tmp_path):
 
     runs = {"cold": [fits], "warm": [fits]}
     assert bench.page_note(runs) == "`Perceptron`, cell 3 of 4"
-    assert bench.page_note({"cold": [none], "warm": []}).startswith("no fit")
+    assert bench.page_note({"cold": [none], "warm": []}) == "no fit: all 2 cells"
     assert bench.page_note({"cold": [fails], "warm": []}).startswith("error: cell 0")
     assert bench.page_row(runs, "fit") == (fits["fit"], fits["fit"])
+
+    # the tables: every page of either tree, before and now, cold and warm
+    tree_results = {"import": [{"seconds": 0.01, "loaded": []}],
+                    "importtime": {"olearn": 0.01}, "pages": {"part/fits": runs}}
+    meta = {"before": "a060fd1", "before_commit": "a060fd1" + "0" * 33, "commit": "f" * 40,
+            "repeats": 1, "cold_repeats": 1, "pages": None, "date": "today", "cpus": 2,
+            "load_before": 1.0, "load_after": 1.0, "machine": "x", "python": "3",
+            "numba": "0", "sklearn": "1"}
+    text = bench.markdown({"before": tree_results, "now": {**tree_results, "pages": {}}},
+                          ["part/fits"], meta)
+    assert "| part/fits | " in text and "(no such page)" in text
+    assert f"| {fits['to_fit']:.2f} | {fits['to_fit']:.2f} |" in text
