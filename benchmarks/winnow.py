@@ -59,6 +59,8 @@ _spec.loader.exec_module(throughput)
 
 STREAM = "sparse 200k x 50k, 75 nnz/row"
 WINNOWS = {"PositiveWinnow", "BalancedWinnow", "ModifiedBalancedWinnow"}
+#: the learners whose pass ``--baseline`` times at the other revision too
+BASELINED = WINNOWS | {"v-MBW (Averaged, weights='correct')"}
 LEARNERS = {
     "PositiveWinnow": PositiveWinnow,
     "BalancedWinnow": BalancedWinnow,
@@ -111,6 +113,8 @@ def prepared(est, X, y):
 def pass_seconds(module, factory, X, y, margin=None):
     """Seconds of ``module.winnow_pass`` on a fresh learner of ``factory``."""
     est = factory()
+    if isinstance(est, Averaged):
+        est = est._make_learner()  # the wrapped learner, its vote on
     rows, y_pm = prepared(est, X, y)
     mistakes, margins = np.zeros(y_pm.shape[0], bool), np.zeros(y_pm.shape[0])
     if margin is None:
@@ -143,7 +147,7 @@ def measure(X, y, repeats, baseline):
     ratios to the Perceptron row stay comparable; best of ``repeats`` each."""
     for name, factory in LEARNERS.items():
         factory().fit(X[:50], y[:50])                        # compile / load the cache
-        if name in WINNOWS and baseline is not None:
+        if name in BASELINED and baseline is not None:
             pass_seconds(baseline, factory, X[:50], y[:50])  # compile the baseline
     load_before = load_average()
     samples = {name: dict(fit=[], loop=[], baseline_loop=[], score_pass=[])
@@ -160,7 +164,7 @@ def measure(X, y, repeats, baseline):
             loop = throughput.loop_seconds(factory(), X, y)
             if loop is not None:
                 got["loop"].append(loop)
-            if name in WINNOWS and baseline is not None:
+            if name in BASELINED and baseline is not None:
                 got["baseline_loop"].append(pass_seconds(baseline, factory, X, y))
             if name in ("BalancedWinnow", "ModifiedBalancedWinnow"):
                 got["score_pass"].append(score_pass_seconds(X, y))  # the same load

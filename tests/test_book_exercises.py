@@ -65,6 +65,10 @@ def exercise_problems(text):
         labels.append(label)
         if not label:
             problems.append(f"{where}: no :label:")
+        elif label != label.lower():
+            # Sphinx lower-cases a reference's target: {ref} to ex-reg-H printed "Exercise"
+            # with no number, and the PDF's link led nowhere
+            problems.append(f"{where}: label with capitals (use {label.lower()!r})")
         tokens = arg.split()
         if not tokens or tokens[0] not in MARKS:
             problems.append(f"{where}: the title {arg!r} does not start with a mark "
@@ -129,6 +133,7 @@ Answer.
      "does not start with a mark"),
     (GOOD.replace("A title", "\u2605 again"), "more than one mark"),
     (GOOD.replace(":label: ex-good\n", ""), "no :label:"),
+    (GOOD.replace("ex-good", "ex-Good"), "label with capitals"),
     (GOOD.replace(":class: dropdown\n", ""), "not in a dropdown"),
     (GOOD.replace("{solution-start} ex-good", "{solution-start} ex-other"), "0 solutions"),
     (GOOD + "```{solution} ex-good\n:class: dropdown\nAgain.\n```\n", "2 solutions"),

@@ -87,6 +87,16 @@ def _patch_display_math():
     sphinx.util.math.wrap_displaymath = wrap_displaymath
 
 
+def exercise_label(registry, target):
+    """The label of the exercise a reference's ``target`` names, in the label's own case, or
+    ``None`` when it names no exercise."""
+    if not target:
+        return None
+    if target in registry:
+        return target
+    return {label.lower(): label for label in registry}.get(target.lower())
+
+
 def _patch_exercise_references():
     """A reference to an exercise (``{numref}``/``{ref}`` to a sphinx-exercise label)
     printed ``Exercise ??``: sphinx-exercise labels an exercise ``exercise:<label>`` in
@@ -100,9 +110,12 @@ def _patch_exercise_references():
     def visit_number_reference(self, node):
         target = node.get("refid") or node.get("refuri", "").rpartition("#")[2]
         registry = getattr(self.builder.env, "sphinx_exercise_registry", {})
-        if target and target in registry:
+        # Sphinx lower-cases a reference's target; the exercise keeps its label's case
+        # (ex-reg-H is labelled exercise:ex-reg-H)
+        label = exercise_label(registry, target)
+        if label is not None:
             self.body.append(r"\hyperref[exercise:%s]{%s}"
-                             % (target, self.encode(node.astext())))
+                             % (label, self.encode(node.astext())))
             from docutils import nodes
             raise nodes.SkipNode
         original(self, node)

@@ -13,6 +13,7 @@ from .alma import alma_bound
 from .arow import arow_bound, arow_lemma_trace
 from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
                    theorem3)
+from .kernel_lemma import kernel_regret_lemma, svm_dual_competitor
 from .norma import norma_bound, norma_mistake_bound
 from .oco import regret_lemma
 from .perceptron_pa import optimal_gamma, pa_bound, pa_mistake_bound, perceptron_bound

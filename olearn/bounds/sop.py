@@ -1,17 +1,23 @@
 """The mistake bound of the second-order Perceptron (Cesa-Bianchi, Conconi and
 Gentile, SIAM J. Comput. 2005, Theorem 1).
 
-With ``A_0 = a I``, ``X_M`` the matrix whose rows are the instances of the
-mistake rounds and ``lambda_i`` the eigenvalues of ``X_M' X_M``, for every
-``gamma > 0`` and every ``u``
+With ``A_0 = a I``, ``M`` the set of mistake rounds, ``X_M`` the matrix whose
+rows are their instances and ``lambda_i`` the eigenvalues of ``X_M' X_M``, for
+every ``gamma > 0`` and every ``u``
 
-    M <= D_gamma(u) / gamma
-         + sqrt((a ||u||^2 + u' X_M' X_M u) sum_i ln(1 + lambda_i / a)) / gamma,
+    |M| <= D_gamma(u; M) / gamma
+           + sqrt((a ||u||^2 + u' X_M' X_M u) sum_i ln(1 + lambda_i / a)) / gamma,
 
-``D_gamma(u)`` the competitor's hinge loss at margin ``gamma``.
-:func:`sop_bound` sums it over all rounds, which is at least the paper's term
-(it cannot exceed the sum over every round), so the form evaluated is implied
-by the theorem; the book does not re-prove the theorem.
+``D_gamma(u; M) = sum_{t in M} max(0, gamma - y_t u.x_t)`` the competitor's
+hinge loss at margin ``gamma`` on the *mistake rounds*.  The book reads this
+form from the AROW paper (Crammer, Kulesza and Dredze 2009, Section 4): its
+Theorem 2 with no margin-error updates (``U`` empty) and ``r = a``, which that
+paper says "reduces to the bound of the second-order perceptron"; the
+competitor's loss there is summed over the mistake rounds.  The SOP paper's
+own text is not among the stored papers.  ``hinge="all"`` sums the loss over
+every round instead: a weaker bound (it is at least the theorem's), which is
+what this function evaluated before.
+
 The right-hand side is unchanged when ``u`` and ``gamma`` are scaled together,
 so ``gamma = 1`` and the scale of ``u`` is chosen on a grid (every scale gives
 a valid bound; their minimum is one).  A mistake is a round with
@@ -25,13 +31,18 @@ from ._common import finished_run, make_check
 SCALES = np.geomspace(1e-3, 1e3, 121)
 
 
-def sop_bound(run, X, y, u, scales=SCALES):
+def sop_bound(run, X, y, u, scales=SCALES, hinge="mistakes"):
     """Mistakes of a finished full-covariance :class:`~olearn.SOP` run against Theorem 1.
 
-    ``terms``: ``log_det = sum_i ln(1 + lambda_i/a)``, the best scale of
-    ``u``, its hinge loss ``D`` and quadratic term, and the replay deviation
-    (the final mean must be ``(a I + X_M'X_M)^{-1} X_M' y_M``).
+    ``hinge="mistakes"`` (the theorem) sums the competitor's hinge loss over the
+    mistake rounds, ``hinge="all"`` over every round (a weaker, implied bound).
+    ``terms``: ``log_det = sum_i ln(1 + lambda_i/a)``, the best scale of ``u``, its
+    hinge loss ``D`` (on the rounds ``hinge`` names) and ``D_all`` (every round), the
+    quadratic term, and the replay deviation (the final mean must be
+    ``(a I + X_M'X_M)^{-1} X_M' y_M``).
     """
+    if hinge not in ("mistakes", "all"):
+        raise ValueError(f"hinge must be 'mistakes' (Theorem 1) or 'all'; got {hinge!r}.")
     stream = finished_run(run, X, y, SOP)
     if run.covariance != "full":
         raise ValueError("Theorem 1 is about the full matrix A; the run has "
@@ -50,14 +61,18 @@ def sop_bound(run, X, y, u, scales=SCALES):
     log_det = float(np.sum(np.log1p(np.linalg.eigvalsh(Xm.T @ Xm).clip(min=0.0) / a)))
     u = np.asarray(u, dtype=float).ravel()
     margins_u = stream.competitor_margins(u)
+    counted = mistakes if hinge == "mistakes" else np.ones_like(mistakes)
     quad_u = a * (u @ u) + float(np.sum((Xm @ u) ** 2))
-    bounds = [np.maximum(0.0, 1.0 - c * margins_u).sum() + c * np.sqrt(quad_u * log_det)
-              for c in scales]
+    bounds = [np.maximum(0.0, 1.0 - c * margins_u[counted]).sum()
+              + c * np.sqrt(quad_u * log_det) for c in scales]
     best = int(np.argmin(bounds))
     c = float(scales[best])
+    where = "mistake rounds" if hinge == "mistakes" else "all rounds (weaker)"
     return make_check(
         "SOP: M <= D_1(cu) + sqrt((a||cu||^2 + (cu)'X_M'X_M(cu)) sum ln(1 + lambda_i/a)) "
-        "(Cesa-Bianchi, Conconi and Gentile 2005, Thm 1; hinge over all rounds)",
+        f"(Cesa-Bianchi, Conconi and Gentile 2005, Thm 1; hinge over {where})",
         int(mistakes.sum()), bounds[best], mistakes=int(mistakes.sum()), a=a,
-        log_det=log_det, scale=c, D=float(np.maximum(0.0, 1.0 - c * margins_u).sum()),
+        log_det=log_det, scale=c, hinge=hinge,
+        D=float(np.maximum(0.0, 1.0 - c * margins_u[counted]).sum()),
+        D_all=float(np.maximum(0.0, 1.0 - c * margins_u).sum()),
         quadratic=c * c * quad_u, replay_deviation=deviation)

@@ -54,10 +54,13 @@ overflows; O(nnz) per round, no log or exp.
 Where the code is
     this module: the estimators (parameters, input checks, the model's
     views); :mod:`olearn.linear._winnow_pass`: the update rule of each
-    learner (``is_update``, ``update_factors``, ``feature_factors``: a few
-    lines each, as the paper's tables), the score of a row and the compiled
-    pass; :mod:`olearn.linear._winnow_exact`: the exact state (mantissa and
-    exponent, the exact initial weight, products, the vote);
+    learner, one short function each as the paper states it
+    (``positive_winnow_factor``, ``balanced_winnow_factors``,
+    ``mbw_factors``; the score ``normalised_score``, the conditions
+    ``is_mistake`` and ``is_update``, the vote ``add_pending_vote``), the
+    steps of a round over a row's nonzeros and the compiled pass that
+    sequences them; :mod:`olearn.linear._winnow_exact`: the exact state
+    (mantissa and exponent, the exact initial weight, products, the vote);
     :mod:`olearn._intrinsics`: the LLVM-level operations of the fast pass
     (prefetch, two-lane division and update).
 """

@@ -134,34 +134,19 @@ def nonzero_row(X, t, start, stop):
     return False
 
 
-@njit(cache=True, error_model="numpy")
-def row_moments(X, t, ms, start, stop):
-    """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the positions
-    ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j, Sigma_jj)``).
+#: the offset of ``Sigma_jj`` after ``mu_j`` in the flat model
+ONE = np.uintp(1)
 
-    Each sum is kept as two partial sums, over the even and the odd positions,
-    added at the end: the two chains of additions run side by side, where one
-    left-to-right sum waits for each addition before the next.  The result
-    differs from the left-to-right sum by the order of the additions only
-    (rounding).
-    """
-    m0 = 0.0
-    m1 = 0.0
-    c0 = 0.0
-    c1 = 0.0
-    k = start
-    while k + 1 < stop:
-        j, xj, i, xi = row_entries2(X, t, k)
-        m0 += ms[j, 0] * xj
-        c0 += ms[j, 1] * xj * xj
-        m1 += ms[i, 0] * xi
-        c1 += ms[i, 1] * xi * xi
-        k += 2
-    if k < stop:
-        j, xj = row_entry(X, t, k)
-        m0 += ms[j, 0] * xj
-        c0 += ms[j, 1] * xj * xj
-    return m0 + m1, c0 + c1
+
+@njit(inline="always")
+def mean_at(j):
+    """The position of ``mu_j`` in the model ``ms`` read flat (``Sigma_jj``
+    next to it): a constant stride of 2, where ``ms[j, c]`` multiplies
+    ``j`` by the array's width, known only at run time -- an integer
+    multiply per nonzero, which Intel cores (Cascade Lake) issue on the one
+    port that also takes half the floating-point work
+    (``benchmarks/notes/codegen_targets.md``)."""
+    return np.uintp(2) * np.uintp(j)
 
 
 #: float64's normal range narrowed by a factor 4, more than the rounding of
@@ -230,9 +215,48 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
     n_updates = 0
     low = bounds[LOW]
     high = bounds[HIGH]
+    flat = ms.reshape(ms.size)  # (mu_j, Sigma_jj) at mean_at(j): no multiply
+
+    def row_moments(t, start, stop):
+        """``m = mu . x_t`` and ``chi = sum_j Sigma_jj x_tj^2`` over the
+        positions ``start <= k < stop`` of row ``t`` (``ms[j] = (mu_j,
+        Sigma_jj)``).
+
+        Each sum is kept as two partial sums, over the even and the odd
+        positions, added at the end: the two chains of additions run side
+        by side, where one left-to-right sum waits for each addition before
+        the next.  The result differs from the left-to-right sum by the
+        order of the additions only (rounding).
+
+        A closure of the pass (``X`` and ``ms`` are the pass's own): as a
+        compiled function of its own, called once per row, it incremented
+        and decremented the reference counts of its four arrays on every
+        call -- eight atomic read-modify-writes per row, each a full memory
+        barrier (``benchmarks/notes/codegen_targets.md``); inlined as a
+        function taking the arrays, it kept them.  Same arithmetic, same
+        order (``tests/test_pass_refcounts.py``).
+        """
+        m0 = 0.0
+        m1 = 0.0
+        c0 = 0.0
+        c1 = 0.0
+        k = start
+        while k + 1 < stop:
+            j, xj, i, xi = row_entries2(X, t, k)
+            m0 += flat[mean_at(j)] * xj
+            c0 += flat[mean_at(j) + ONE] * xj * xj
+            m1 += flat[mean_at(i)] * xi
+            c1 += flat[mean_at(i) + ONE] * xi * xi
+            k += 2
+        if k < stop:
+            j, xj = row_entry(X, t, k)
+            m0 += flat[mean_at(j)] * xj
+            c0 += flat[mean_at(j) + ONE] * xj * xj
+        return m0 + m1, c0 + c1
+
     for t in range(y.shape[0]):
         start, stop = row_span(X, t)
-        m, chi = row_moments(X, t, ms, start, stop)
+        m, chi = row_moments(t, start, stop)
         if not SAFE_LO * max(high, 1.0) <= chi <= SAFE_HI * min(low, 1.0):
             if refused_row(X, t, start, stop):  # rare: check_values' tests
                 bounds[LOW] = low
@@ -251,21 +275,23 @@ def diag_pass(X, y, ms, mistakes, margins, rule, params, precision, bounds):
             if precision:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
-                    sigma = ms[j, 1]
-                    ms[j, 0] += alpha * (sigma * xj)
+                    at = mean_at(j)
+                    sigma = flat[at + ONE]
+                    flat[at] += alpha * (sigma * xj)
                     sigma = sigma / (1.0 + gamma * sigma * xj * xj)
-                    ms[j, 1] = sigma
+                    flat[at + ONE] = sigma
                     low = min(low, sigma)
             else:
                 for k in range(start, stop):
                     j, xj = row_entry(X, t, k)
-                    sigma = ms[j, 1]
+                    at = mean_at(j)
+                    sigma = flat[at + ONE]
                     sj = sigma * xj
-                    ms[j, 0] += alpha * sj
+                    flat[at] += alpha * sj
                     shrunk = sigma - beta * sj * sj
                     if not shrunk >= 0.5 * sigma:   # rare: it cancels
                         shrunk = shrunk_variance(sigma, sj * xj, beta, chi, gamma)
-                    ms[j, 1] = shrunk
+                    flat[at + ONE] = shrunk
                     low = min(low, shrunk)
             n_updates += 1
             if not low > 0.0:   # a variance underflowed (the round is undone)

@@ -1,0 +1,90 @@
+"""The compiled passes update no reference count per row (issue 30, items 1 and 5).
+
+numba counts the references to each array it passes around: a compiled function that
+takes arrays increments their counts on entry and decrements them on exit (atomic
+read-modify-writes, each a full memory barrier) unless its reference-count pruning can
+pair them up, which fails when the function calls another compiled function or, for a
+function inlined in numba's IR, often even without one.  Inside the loop over the rows
+that is eight or more atomic operations per row.  These tests read the optimised LLVM IR
+of each pass: every ``NRT_incref`` of the pass's own function must be a per-pass one, and
+no function it calls per row may make any.
+"""
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numba import njit
+
+from olearn import AROW, Averaged, BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+from olearn.linear._winnow_pass import _PASSES
+from olearn.linear._winnow_exact import BW, MBW, PW
+from olearn.second_order._passes import diag_pass
+
+
+def functions(ir):
+    """``{name: body}`` of the functions an LLVM module defines."""
+    return {m.group(1): m.group(0)
+            for m in re.finditer(r"^define [^@]*@\"?([^\s\"(]+)\"?\(.*?^}$", ir, re.S | re.M)}
+
+
+def increfs(body):
+    """The pointers ``NRT_incref`` is called on, outside the entry block."""
+    blocks = body.split("\n\n")
+    return re.findall(r"call void @NRT_incref\(ptr ([^)]+)\)", "\n\n".join(blocks[1:]))
+
+
+def pass_and_callees(fn, csr_only=False):
+    """The IR of ``fn``'s compiled pass (for each signature it was called with) and of
+    the other compiled functions of its module (not numba's wrappers), per name.  The
+    pass is compiled afresh (numba does not keep the IR of code loaded from its cache)."""
+    fresh = njit(**{k: v for k, v in fn.targetoptions.items() if k != "cache"})(fn.py_func)
+    found = {}
+    for sig in fn.signatures:
+        if csr_only and "Tuple" not in str(sig[0]):
+            continue
+        fresh.compile(sig)
+        found.update(functions(fresh.inspect_llvm(sig)))
+    own = {n: b for n, b in found.items() if fn.__name__ in n and "cpython" not in n
+           and not n.startswith("cfunc")}
+    others = {n: b for n, b in found.items() if n not in own and n.startswith("_ZN6olearn")}
+    return own, others
+
+
+def test_the_diagonal_pass_counts_no_reference_per_row():
+    """``row_moments`` (the score's sums) was a compiled function of its own, called per
+    row: 4 arrays counted in and out on every row (the old code fails here)."""
+    rng = np.random.default_rng(0)
+    X = sp.random(100, 40, density=0.2, format="csr", random_state=1)
+    y = np.where(rng.random(100) < 0.5, -1, 1)
+    AROW(covariance="diag").fit(X, y)
+    AROW(covariance="diag").fit(X.toarray(), y)
+    own, others = pass_and_callees(diag_pass)
+    assert own
+    for name, body in own.items():
+        extra = increfs(body)                     # beyond the entry block: the model's
+        assert len(extra) <= 1, (name, extra)     # flat view, once per pass
+        assert not any("arg.X" in p or "arg.ms" in p for p in extra), (name, extra)
+    counting = [n for n, b in others.items() if "NRT_incref" in b and "refused_row" not in n
+                and "shrunk_variance" not in n]   # (rare paths: a refused row, a cancelling update)
+    assert counting == []
+
+
+@pytest.mark.parametrize("kind, cls", [(PW, PositiveWinnow), (BW, BalancedWinnow),
+                                       (MBW, ModifiedBalancedWinnow)])
+@pytest.mark.parametrize("voting", [False, True])
+def test_the_winnow_passes_count_no_reference_per_row(kind, cls, voting):
+    """The Winnow pass in named steps (inline functions taking arrays): beyond the entry
+    block only the once-per-pass reshapes of the model (and of the vote sums) count a
+    reference -- a step that kept its arrays' counts would add its arrays here."""
+    rng = np.random.default_rng(0)
+    X = sp.random(200, 60, density=0.1, format="csr", random_state=1)
+    y = np.where(rng.random(200) < 0.5, -1, 1)
+    (Averaged(cls()) if voting else cls()).fit(X, y)
+    own, _ = pass_and_callees(_PASSES[kind, voting], csr_only=True)  # (dense rows:
+    # one more per-pass view, X.ravel())
+    assert own
+    for name, body in own.items():
+        extra = increfs(body)
+        assert len(extra) <= (3 if voting else 1), (name, extra)
+        assert not any("arg.X" in p or "arg.queue" in p for p in extra), (name, extra)
