@@ -57,7 +57,7 @@ SCRIPTS = {
                  ["--quick", "--repeats", "2", "--e2e-repeats", "1", "--markdown", "{md}"]),
     # the cold start of every book page (import olearn, its cells to the first fit), before
     # round 4's cold-start work (cold_start.BEFORE) and now, when the script is present
-    "cold_start": (["--repeats", "2", "--cold-repeats", "1", "--markdown", "{md}"],
+    "cold_start": (["--repeats", "1", "--cold-repeats", "1", "--markdown", "{md}"],
                    ["--quick", "--markdown", "{md}"]),
 }
 
