@@ -52,13 +52,17 @@ pdf: $(STAMP)
 	$(PY) tests/pdf_check.py $(BOOK)/_build/latex/olearn.pdf --png-dir $(BOOK)/_build/pdf-pages
 
 # Quick mode, as `make book`. TEST_JOBS pytest-xdist workers (default: one a core); `--dist
-# loadscope` keeps a page's cells, which share one kernel, on one worker. Every page runs once
+# loadscope` keeps a page's cells, which share one kernel, on one worker, and a test module's
+# tests (its fixtures, its compiled specialisations) together. The scopes are handed out
+# costliest first, by the CPU seconds of a measured run (tests/scope_costs.json; `pytest
+# --cpu-report=FILE` measures them, tests/cpu_costs.py); --no-loadscope-reorder keeps that
+# order (xdist's own sorts by number of tests and sent the pages last). Every page runs once
 # under nbval (every cell without error, the tagged cells' outputs compared) and, when all its
 # cells pass, goes to the book's jupyter-cache for `make book` (--book-cache, tests/book_cache.py).
 # A page's kernel gets 300 s to start on a loaded machine, and a start that dies is retried.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: $(STAMP)
-	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_JOBS) --dist loadscope \
+	OLEARN_QUICK=1 MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_JOBS) --dist loadscope --no-loadscope-reorder \
 	  tests book --nbval-lax --nbval-current-env --nbval-kernel-startup-timeout=300 \
 	  --book-cache=$(BOOK)/_build/.jupyter_cache \
 	  --doctest-modules olearn/linear olearn/second_order olearn/kernel olearn/selection

@@ -2,6 +2,11 @@
 import os
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+# numba's OpenMP threads (n_jobs > 1) sleep when idle instead of spinning: on the 2 cores that
+# make test's workers and the pages' kernels share, spinning threads burnt 4-5 times the CPU
+# of the work (200 fits of AROW(n_jobs=2): 1.1 s of CPU, 0.25 s passive); results unchanged.
+# Set before numba loads libgomp, which reads it once; the pages' kernels inherit it.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from hypothesis import settings  # noqa: E402
 
@@ -11,8 +16,21 @@ settings.register_profile("ci", settings.get_profile("olearn"), derandomize=True
 settings.load_profile("ci" if os.environ.get("CI") else "olearn")
 
 
-# --- the book pages under nbval: --book-cache, patient kernel starts (tests/book_cache.py) ---
-from book_cache import pytest_addoption, pytest_configure  # noqa: E402,F401
+# --- the book pages under nbval: --book-cache, patient kernel starts (tests/book_cache.py);
+# --- the CPU per scope and the costliest scopes first (--cpu-report, tests/cpu_costs.py) ---
+import book_cache  # noqa: E402
+import cpu_costs  # noqa: E402
+from cpu_costs import pytest_collection_modifyitems  # noqa: E402,F401
+
+
+def pytest_addoption(parser):
+    book_cache.pytest_addoption(parser)
+    cpu_costs.pytest_addoption(parser)
+
+
+def pytest_configure(config):
+    book_cache.pytest_configure(config)
+    cpu_costs.pytest_configure(config)
 
 
 # --- real data sets (olearn.datasets) -------------------------------------------------
