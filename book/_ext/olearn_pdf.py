@@ -42,6 +42,7 @@ _STAR_FALLBACK = r"""
 _PREAMBLE = r"""
 \usepackage{etoolbox}
 \AtBeginDocument{\robustify\hyperlink\robustify\hyperref}
+\addto\captionsenglish{\renewcommand{\contentsname}{Contents}}
 """ + _STAR_FALLBACK
 
 
@@ -65,6 +66,37 @@ def _patch_figures():
             self.body.append(r"\renewcommand{\figurename}{Table\@{} }" + "\n")
 
     LaTeXTranslator.visit_figure = visit_figure
+
+
+def _patch_unnumbered_pages():
+    """A page the HTML does not number (how_to_read, the Reference part) is not numbered in
+    the PDF either: its headings are set starred (a chapter still listed in the contents).
+    LaTeX numbered every chapter, so "How to read this book" took Chapter 1 and every later
+    heading was one ahead of the numbers of the theorems, exercises and cross-references,
+    which come from the HTML's numbering (Proposition 8.2.1 printed in section 9.2.4)."""
+    from docutils import nodes
+    from sphinx.writers.latex import CR, LaTeXTranslator
+
+    original = LaTeXTranslator.visit_title
+
+    def visit_title(self, node):
+        parent = node.parent
+        docname = self.curfilestack[-1] if self.curfilestack else ""
+        if (isinstance(parent, nodes.section) and not self.this_is_the_title and docname
+                and not self.builder.env.toc_secnumbers.get(docname)):
+            level = self.sectionnames[min(self.sectionlevel, len(self.sectionnames) - 1)]
+            if level != "part":
+                self.body.append(r"\%s*{" % level)
+                entry = ""
+                if level == "chapter":
+                    title = self.escape(" ".join(node.astext().split()))
+                    entry = (r"\addcontentsline{toc}{chapter}{%s}\markboth{%s}{%s}"
+                             % (title, title, title) + CR)
+                self.context.append("}" + CR + entry + self.hypertarget_to(parent))
+                return
+        original(self, node)
+
+    LaTeXTranslator.visit_title = visit_title
 
 
 def _patch_display_math():
@@ -162,6 +194,7 @@ def _cover(app):
 def setup(app):
     app.setup_extension("olearn_pdf_tables")    # HTML-only tables set as LaTeX tables
     _patch_figures()
+    _patch_unnumbered_pages()
     _patch_display_math()
     _patch_exercise_references()
     app.connect("config-inited", _latex_config)
