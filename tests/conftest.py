@@ -7,6 +7,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # of the work (200 fits of AROW(n_jobs=2): 1.1 s of CPU, 0.25 s passive); results unchanged.
 # Set before numba loads libgomp, which reads it once; the pages' kernels inherit it.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# OpenBLAS's threads (numpy's dot, norm, matmul on wide vectors) likewise: with make test's two
+# workers on two cores, each worker's or kernel's second BLAS thread only waited for a core;
+# book/regularized/theory's real-streams cell (15.6k norms of 47k-wide weights) took 60 s
+# with them, 24 s with one thread. Read when numpy loads OpenBLAS; the kernels inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from hypothesis import settings  # noqa: E402
 
