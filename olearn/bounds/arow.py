@@ -180,9 +180,9 @@ def arow_regret_lemma(run, X, y, u):
     ``z_t = y_t u.x_t`` and ``v_t = x_t' Sigma_t x_t``, the lemma's linear regret
     minus its growth term is ``(l_t^2 - (1 - z_t)^2) / (2r)`` and its stability term
     is ``l_t^2 v_t / (2r (v_t + r))``.  The lemma (dropping its final distance
-    ``D_end >= 0``) therefore reads
+    ``D_end >= 0``) therefore reads::
 
-        sum_{t in A} l_t^2 r / (v_t + r)  <=  (r/a) ||u||^2 + sum_{t in A} (1 - z_t)^2,
+        sum_{t in A} l_t^2 r / (v_t + r)  <=  (r/a) ||u||^2 + sum_{t in A} (1 - z_t)^2
 
     and, since ``l_t >= 1`` on a mistake, ``M <= max_{t in M} (1 + v_t/r)`` times
     the right side.  It is not Theorem 2: the stability is weighted by the
@@ -191,7 +191,7 @@ def arow_regret_lemma(run, X, y, u):
     log-determinant from the potential ``mu' Sigma^{-1} mu`` (Lemma 3), where
     ``l_t^2`` enters as ``1 - l_t^2 <= 0`` on mistakes, and Cauchy-Schwarz.
 
-    Returns a :class:`BoundCheck` with ``observed`` the left side and ``bound``
+    Returns a :class:`olearn.bounds.BoundCheck` with ``observed`` the left side and ``bound``
     the right side; ``terms`` hold ``stability``, ``half_logdet_over_r``
     (``log det(I + a X_A/r) / (2r)``), ``final`` (``r (u - mu)' Sigma^{-1} (u - mu)``,
     the dropped slack, so that left + final = right is an identity),
