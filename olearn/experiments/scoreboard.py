@@ -466,11 +466,10 @@ def __getattr__(name):
 
 
 def _add_causes(rows, notes):
-    """The cause of each failing row from ``notes`` ((paper, start of the claim) -> cause)."""
+    """The cause of each failing row from ``notes`` (row id -> cause)."""
     for row in rows:
         if row["verdict"] in ("does not", "in part") and not row["cause"]:
-            row["cause"] = next((cause for (paper, start), cause in notes.items()
-                                 if row["paper"] == paper and row["claim"].startswith(start)), "")
+            row["cause"] = notes.get(row["id"], "")
     return rows
 
 
