@@ -62,7 +62,7 @@ COMPARABLE_POINTS = POINTS            # the former name
 #: shared machine vary by this much between repeated runs)
 TIME_TOLERANCE = 0.25
 #: times below this many seconds are timer noise on a shared machine: not compared
-TIME_RESOLUTION = 0.05
+TIME_RESOLUTION = 0.01
 #: "comparable" time (DUOL "efficiency comparable to PA"): within this factor
 COMPARABLE_TIME = 2.0
 #: the tolerance of a trend or comparison of mean ranks (a tenth of a rank: over 119 tasks,

@@ -16,7 +16,7 @@ from ..scoreboard import (_Verdict, _almost_all, _best, _best_verdict, _by_count
                           _tested_definition, _theorem, _time_order, _untestable, _add_causes,
                           _TIMING, _CLAIMS_WORDS, beside, all_cases, most_cases,
                           almost_all_cases, conditions, beats, comparable, faster, trend,
-                          ranked_best, HOLDS, TIE, FAILS, POINTS, Judged)
+                          ranked_best, COMPARABLE_TIME, HOLDS, TIE, FAILS, POINTS, Judged)
 
 
 
@@ -24,158 +24,214 @@ from ..scoreboard import (_Verdict, _almost_all, _best, _best_verdict, _by_count
 SINGLE_UPDATE = ("Perceptron", "ROMMA", "agg-ROMMA", "ALMA2(0.9)", "PA-I", "PA-II")
 
 
+def _frames(folder, duol, names):
+    """Ours and the paper's per-set tables with one set of columns: ``sv``, ``m`` (mistake
+    rate, %), ``lo``/``hi`` (our 95% interval over the 20 permutations, %; the paper's tables
+    give none: NaN) and ``t`` (seconds)."""
+    ours, paper = {}, {}
+    for n in names:
+        s = pd.read_csv(folder / n / "summary.csv").set_index("learner")
+        ours[n] = pd.DataFrame({"sv": s["n_support_mean"], "m": 100 * s["mistake_rate_mean"],
+                                "lo": 100 * s["ci_low"], "hi": 100 * s["ci_high"],
+                                "t": s["seconds_mean"]})
+        p = duol.paper_table(n)
+        paper[n] = pd.DataFrame({"sv": p["paper_SVs"], "m": p["paper_mistake_%"],
+                                 "lo": np.nan, "hi": np.nan, "t": p["paper_seconds"]})
+    return ours, paper
+
+
+def fewer_mistakes(f, a, b):
+    """One case of "A makes fewer mistakes than B" (``a``, ``b``: learners, or lists whose
+    worst resp. best member counts): by the 95% intervals where stored (A's above end below
+    B's lower end holds, the reverse fails, overlapping intervals are a tie), else by more than
+    :data:`POINTS` point of mistake rate."""
+    a = [a] if isinstance(a, str) else list(a)
+    b = [b] if isinstance(b, str) else list(b)
+    worst_a = f.loc[a, "m"].idxmax()
+    best_b = f.loc[b, "m"].idxmin()
+    if np.isnan(f.loc[worst_a, "lo"]):
+        return beats(f.loc[worst_a, "m"], f.loc[best_b, "m"], higher=False)
+    if f.loc[worst_a, "hi"] < f.loc[best_b, "lo"]:
+        return HOLDS
+    return FAILS if f.loc[worst_a, "lo"] > f.loc[best_b, "hi"] else TIE
+
+
 def zhao_claims(results):
     from .. import duol
 
     key = "zhao2009duol"
     names = ["german.numer", "splice", "spambase", "w7a", "a1a"]
-    fewer, paper_fewer, ours_text = [], [], []
-    for name in names:
-        s = pd.read_csv(Path(results) / "duol" / name / "summary.csv").set_index("learner")
-        others = s.loc[list(SINGLE_UPDATE)]
-        if s.loc["DUOL", "ci_high"] < others["ci_low"].min():
-            fewer.append(name)
-        p = duol.paper_table(name)["paper_mistake_%"]
-        if p["DUOL"] < p[list(SINGLE_UPDATE)].min():
-            paper_fewer.append(name)
-        ours_text.append(f"{name} {100 * s.loc['DUOL', 'mistake_rate_mean']:.1f}% vs "
-                         f"{100 * others['mistake_rate_mean'].min():.1f}%")
+    folder = Path(results) / "duol"
+    ours, paper = _frames(folder, duol, names)
+    single = list(SINGLE_UPDATE)
+    v = all_cases([fewer_mistakes(ours[n], "DUOL", single) for n in names], "sets")
+    pv = all_cases([fewer_mistakes(paper[n], "DUOL", single) for n in names], "sets")
     return [
-        _row(key, "Tables 1-3, 5-6", "table", "DUOL makes fewer mistakes than every "
+        _row(key, "Tables 1-3, 5-6, section 4.2", "table", "DUOL makes fewer mistakes than every "
              "single-updating kernel learner.",
-             f"DUOL fewest among these learners on {len(paper_fewer)} of {len(names)} sets",
-             "; ".join(ours_text) + f" (DUOL vs best other; significant on {len(fewer)})",
-             _by_count(len(fewer), len(names)),
-             "95% intervals over 20 permutations must not overlap; a1a stands in for a7a",
-             "duol/reproduction"),
-        _row(key, "Table 4", "table", "The results on MITFace.", "Table 4", "—",
-             "cannot be tested here", "MITFace is not available here", "duol/reproduction"),
+             "DUOL vs the best single-updating learner (mistakes, %): " + "; ".join(
+                 f"{n} {paper[n].loc['DUOL', 'm']:.1f} vs {paper[n].loc[single, 'm'].min():.1f}"
+                 for n in names),
+             "DUOL vs the best single-updating learner (mistakes, %, 95% interval over 20 "
+             "permutations): " + "; ".join(
+                 f"{n} {ours[n].loc['DUOL', 'm']:.1f} [{ours[n].loc['DUOL', 'lo']:.1f}, "
+                 f"{ours[n].loc['DUOL', 'hi']:.1f}] vs {ours[n].loc[single, 'm'].min():.1f}"
+                 for n in names),
+             beside(v, pv), "per set, DUOL's 95% interval below the best single-updating "
+             "learner's (overlapping: a tie); the paper's tables: by more than "
+             f"{POINTS:g} point; a1a stands in for a7a", "duol/reproduction",
+             id="zhao2009:4.2:duol-fewest-mistakes", rule="beats"),
+        _untestable(key, "Table 4", "table", "The results on MITFace.", "Table 4",
+                    "MITFace is not available here", "duol/reproduction",
+                    id="zhao2009:4.2:mitface-not-available"),
         _theorem(key, "Theorems 1-2", "A double update on a mistake gains at least 1/(1-rho) "
                  "in the dual (Theorem 1) and the best double step at least 1/2 + min((1+rho)^2, "
                  "(C - gamma_b)^2)/2 (Theorem 2).", "duol/theory", "asserted on every update of "
-                 "the page's runs where the hypotheses hold"),
+                 "the page's runs where the hypotheses hold", id="zhao2009:3:dual-gain-theorems"),
         _row(key, "Theorem 3", "theorem", "DUOL's mistake bound M <= 2 min_f P(f) - "
              "(1+rho)/(1-rho) M_d (C sufficiently large).", "proved in the paper (the proof "
              "assumes that updates on margin errors never lower the dual)",
-             "refuted: a seven-point stream found by the page's search makes more mistakes "
+             "refuted: a seven-example stream found by the page's search makes more mistakes "
              "(y f <= 0) than the bound allows, with P* certified by an exact bracket; the bound "
-             "holds on the two real streams", "does not", "a counterexample found and asserted on the page (the "
-             "bound fails for the upper bound of P*)", "duol/theory",
+             "holds on the two real streams", "does not", "a counterexample found and asserted "
+             "on the page (the bound fails for the upper bound of P*)", "duol/theory",
              cause="the theorem is false as stated: Algorithm 1's single updates on margin "
                    "errors lower the dual, which the proof does not count",
              alternative="strict count (y f < 0): no counterexample in the page's search, not "
                          "proved; corrected Theorem 3 (ours, proved on the page: the margin "
-                         "errors charged) holds on every checked stream"),
-    ] + _zhao_more(key, duol, Path(results) / "duol", names)
+                         "errors charged) holds on every checked stream",
+             id="zhao2009:3:mistake-bound", rule="asserted", paper_key="proved",
+             ours_key="counterexample"),
+    ] + _zhao_more(key, duol, folder, names, ours, paper)
 
 
-def _zhao_more(key, duol, folder, names):
+def _zhao_more(key, duol, folder, names, ours, paper):
     """The support-vector and time columns of Tables 1-3, 5, 6, Online-SVM and Figures 2-6."""
     aggressive, plain = ["agg-ROMMA", "PA-I", "PA-II"], ["Perceptron", "ROMMA", "ALMA2(0.9)"]
-    ours = {n: pd.read_csv(folder / n / "summary.csv").set_index("learner") for n in names}
-    paper = {n: duol.paper_table(n) for n in names}
-    rows = []
-
-    def count(test):
-        held = [n for n in names if test(ours[n]["n_support_mean"], ours[n]["mistake_rate_mean"],
-                                         ours[n]["seconds_mean"])]
-        in_paper = [n for n in names if test(paper[n]["paper_SVs"], paper[n]["paper_mistake_%"],
-                                             paper[n]["paper_seconds"])]
-        return held, in_paper
-
-    def add(where, claim, test, rule, verdict_rule=_by_count, note="", ties=None):
-        held, in_paper = count(test)
-        verdict = _judge(verdict_rule(len(held), len(names)), verdict_rule(len(in_paper), len(names)))
-        tied = [n for n in names if ties is not None and n not in held
-                and ties(ours[n]["seconds_mean"])]
-        if tied and verdict in ("does not", "in part") and len(held) + len(tied) == len(names):
-            # the sets where it fails are ties within the tolerance
-            verdict = _Verdict("inconclusive", str(verdict), "without the timing tolerance")
-        rows.append(_row(key, where, "table", claim, f"holds on {len(in_paper)} of {len(names)} "
-                         "sets (the paper's tables)", f"holds on {len(held)} of {len(names)} "
-                         f"({', '.join(held) or 'none'})" + (f"; a tie within {TIME_TOLERANCE:.0%} "
-                                                               f"on {', '.join(tied)}" if tied else ""),
-                         verdict, rule + note, "duol/reproduction"))
-
-    add("Tables 1-3, 5-6, section 4.2", "The aggressive learners (agg-ROMMA, PA-I, PA-II) make "
-        "fewer mistakes than the other three (Perceptron, ROMMA, ALMA) in most cases.",
-        lambda sv, m, t: m[aggressive].max() < m[plain].min(),
-        "per set, the worst aggressive learner's mean mistake rate below the best other's; "
-        "'most cases': more than half of the sets", _majority)
-    add("Tables 1-3, 5-6, section 4.2", "The aggressive learners keep considerably more support "
-        "vectors than the other three.", lambda sv, m, t: sv[aggressive].min() > sv[plain].max(),
-        "per set, the fewest support vectors of an aggressive learner above the most of the others")
-    add("Tables 1-3, 5-6, section 4.2", "DUOL is sparser than the three aggressive learners and "
-        "denser than the three others.", lambda sv, m, t: sv[aggressive].min() > sv["DUOL"] > sv[plain].max(),
-        "per set, DUOL's mean support vectors strictly between the two groups")
-    timing = " (times: olearn's compiled code against the paper's Matlab; same machine for all learners)"
     single = plain + aggressive + ["DUOL"]
-    add("Tables 1-3, 5-6, section 4.2", "The Perceptron is clearly the fastest learner.",
-        lambda sv, m, t: t[single].idxmin() == "Perceptron", "per set, the least mean time over "
-        f"the 20 permutations; a set where it is within {TIME_TOLERANCE:.0%} of the fastest is a tie",
-        note=timing, ties=lambda t: _time_order(t["Perceptron"], t[single].min()) == 0)
-    add("Tables 1-3, 5-6, section 4.2", "agg-ROMMA is significantly slower than the others "
-        "(Online-SVM aside).", lambda sv, m, t: t[single].idxmax() == "agg-ROMMA",
-        "per set, the largest mean time among the single-updating learners and DUOL (20 "
-        f"permutations); within {TIME_TOLERANCE:.0%} of the slowest is a tie", note=timing,
-        ties=lambda t: _time_order(t["agg-ROMMA"], t[single].max()) == 0)
-    add("Tables 1-3, 5-6, section 4.2", "DUOL's efficiency is comparable to PA and ROMMA.",
-        lambda sv, m, t: t["DUOL"] <= 2 * t[["PA-I", "PA-II", "ROMMA"]].max(),
-        "per set, DUOL's mean time at most twice the slowest of PA-I, PA-II and ROMMA", note=timing)
+    rows = []
+    timing = (" (times: olearn's compiled code against the paper's Matlab; same machine for all "
+              "learners)")
+
+    def add(id, claim, case, rule_name, quantifier, why, unit="sets"):
+        v = quantifier([case(ours[n]) for n in names], unit)
+        pv = quantifier([case(paper[n]) for n in names], unit)
+        rows.append(_row(key, "Tables 1-3, 5-6, section 4.2", "table", claim,
+                         f"the paper's tables: holds on {pv.key}", f"holds on {v.key}",
+                         beside(v, pv), why, "duol/reproduction", id=id, rule=rule_name))
+
+    add("zhao2009:4.2:aggressive-fewer-mistakes", "The aggressive learners (agg-ROMMA, PA-I, "
+        "PA-II) make fewer mistakes than the other three (Perceptron, ROMMA, ALMA) 'in most "
+        "cases'.", lambda f: fewer_mistakes(f, aggressive, plain), "most", most_cases,
+        "per set, the worst aggressive learner against the best other: our 95% intervals over "
+        "the 20 permutations (overlapping: a tie), the paper's rates by more than "
+        f"{POINTS:g} point; 'most cases': more than half of the sets")
+    add("zhao2009:4.2:aggressive-more-support-vectors", "The aggressive learners keep "
+        "'considerably more support vectors' than the other three.",
+        lambda f: beats(f.loc[aggressive, "sv"].min(), f.loc[plain, "sv"].max(), tol=0),
+        "beats", all_cases, "per set, the fewest support vectors of an aggressive learner "
+        "above the most of the others (counts: equal a tie)")
+    add("zhao2009:4.2:duol-sparsity-between", "DUOL is sparser than the three aggressive "
+        "learners and denser than the three others.",
+        lambda f: min(beats(f.loc[aggressive, "sv"].min(), f.loc["DUOL", "sv"], tol=0),
+                      beats(f.loc["DUOL", "sv"], f.loc[plain, "sv"].max(), tol=0)),
+        "conditions", all_cases, "per set two conditions (counts): DUOL's support vectors "
+        "below the aggressive learners' and above the others'")
+    add("zhao2009:4.2:perceptron-fastest", "The Perceptron is 'clearly the fastest' learner.",
+        lambda f: faster(f.loc["Perceptron", "t"], f.loc[[x for x in single if x != "Perceptron"], "t"].min()),
+        "timing", all_cases, "per set, the Perceptron's mean time over the 20 permutations "
+        f"against the fastest other (timing rule: a tie within {TIME_TOLERANCE:.0%})" + timing)
+    add("zhao2009:4.2:agg-romma-slowest", "agg-ROMMA is 'significantly slower' than the others "
+        "(Online-SVM aside).",
+        lambda f: faster(f.loc[[x for x in single if x != "agg-ROMMA"], "t"].max(), f.loc["agg-ROMMA", "t"]),
+        "timing", all_cases, "per set, the slowest other learner against agg-ROMMA (timing "
+        f"rule: a tie within {TIME_TOLERANCE:.0%})" + timing)
+    add("zhao2009:4.2:duol-efficiency-comparable", "DUOL's efficiency is 'comparable' to PA and "
+        "ROMMA.", lambda f: HOLDS if f.loc["DUOL", "t"] <= COMPARABLE_TIME * f.loc[
+            ["PA-I", "PA-II", "ROMMA"], "t"].max() else FAILS,
+        "comparable", all_cases, "per set, DUOL's mean time at most "
+        f"{COMPARABLE_TIME:g} times the slowest of PA-I, PA-II and ROMMA ('comparable' time)"
+        + timing)
 
     with_svm = [n for n in ("german.numer", "splice", "spambase")
                 if (folder / n / "online_svm" / "summary.csv").is_file()]
-    better, slower, text, paper_better, paper_slower = [], [], [], 0, 0
+    better, slower, pbetter, pslower, text, ratios = [], [], [], [], [], []
     for n in with_svm:
-        svm = pd.read_csv(folder / n / "online_svm" / "summary.csv").set_index("learner").loc["Online-SVM"]
-        s = ours[n]
-        if svm["ci_high"] < s.loc[single, "ci_low"].min():
-            better.append(n)
-        ratio = svm["seconds_mean"] / s.loc[single, "seconds_mean"].median()
-        p = paper[n]
-        paper_better += p.loc["Online-SVM", "paper_mistake_%"] < p.loc[single, "paper_mistake_%"].min()
-        paper_slower += p.loc["Online-SVM", "paper_seconds"] >= 100 * p.loc[single, "paper_seconds"].median()
-        slower.append(ratio >= 100)
-        text.append(f"{n} {100 * svm['mistake_rate_mean']:.1f}% vs DUOL "
-                    f"{100 * s.loc['DUOL', 'mistake_rate_mean']:.1f}%, time x{ratio:.0f}")
-    rows.append(_row(key, "Tables 1-3, section 4.2", "table", "Online-SVM makes considerably "
-                     "fewer mistakes than every other learner (german, splice, spambase).",
-                     f"fewest mistakes on {paper_better} of {len(with_svm)} of these sets "
-                     "(and on MITFace)", "; ".join(text),
-                     _by_count(len(better), len(with_svm)), "95% intervals must not overlap "
-                     "with any other learner's (DUOL included)", "duol/reproduction"))
-    rows.append(_row(key, "Tables 1-3, section 4.2", "table", "Online-SVM's running time is two, "
-                     "sometimes three orders of magnitude above the others'.",
-                     f"at least x100 on {paper_slower} of {len(with_svm)} of these sets",
-                     "; ".join(text),
-                     _by_count(sum(slower), len(with_svm)), "per set, Online-SVM's mean time at "
-                     "least 100 times the median of the other learners'" + timing,
-                     "duol/reproduction"))
+        s = pd.read_csv(folder / n / "online_svm" / "summary.csv").set_index("learner").loc["Online-SVM"]
+        f = pd.concat([ours[n], pd.DataFrame({"sv": [s["n_support_mean"]], "m": [100 * s["mistake_rate_mean"]],
+                                              "lo": [100 * s["ci_low"]], "hi": [100 * s["ci_high"]],
+                                              "t": [s["seconds_mean"]]}, index=["Online-SVM"])])
+        better.append(fewer_mistakes(f, "Online-SVM", single))
+        pbetter.append(fewer_mistakes(paper[n], "Online-SVM", single))
+        median = f.loc[single, "t"].median()
+        slower.append(faster(median, f.loc["Online-SVM", "t"], factor=100))
+        pslower.append(faster(paper[n].loc[single, "t"].median(), paper[n].loc["Online-SVM", "t"],
+                              factor=100))
+        ratios.append(f.loc["Online-SVM", "t"] / median)
+        text.append(f"{n} {f.loc['Online-SVM', 'm']:.1f}% vs DUOL {f.loc['DUOL', 'm']:.1f}%, "
+                    f"time x{ratios[-1]:.0f}")
+    rows.append(_row(key, "Tables 1-3, section 4.2", "table", "Online-SVM makes 'considerably "
+                     "fewer mistakes' than every other learner (german, splice, spambase).",
+                     f"the paper's tables: holds on {all_cases(pbetter, 'sets').key} (and on MITFace)",
+                     "; ".join(text), beside(all_cases(better, "sets"), all_cases(pbetter, "sets")),
+                     "per set, Online-SVM's 95% interval below every other learner's (DUOL "
+                     f"included; overlapping: a tie); the paper's rates by more than {POINTS:g} "
+                     "point", "duol/reproduction", id="zhao2009:4.2:online-svm-fewest-mistakes",
+                     rule="beats"))
+    rows.append(_row(key, "Tables 1-3, section 4.2", "table", "'Online-SVM's running time is "
+                     "two, sometimes three orders of magnitude above the others' 'for most "
+                     "cases'.", "the paper's tables: time / median of the others: " + ", ".join(
+                         f"{n} x{paper[n].loc['Online-SVM', 't'] / paper[n].loc[single, 't'].median():.0f}"
+                         for n in with_svm),
+                     "; ".join(text), beside(most_cases(slower, "sets"), most_cases(pslower, "sets")),
+                     "per set, Online-SVM's mean time against 100 times the median of the other "
+                     f"learners' (timing rule: x{100 * (1 - TIME_TOLERANCE):.0f} to "
+                     f"x{100 / (1 - TIME_TOLERANCE):.0f} is a tie); 'for most cases': more than "
+                     "half of the sets" + timing, "duol/reproduction",
+                     id="zhao2009:4.2:online-svm-orders-slower", rule="most",
+                     alternative=f"the majority rule without the timing tolerance (x100 or "
+                                 f"more): {_majority(sum(r >= 100 for r in ratios), len(ratios))} "
+                                 f"({sum(r >= 100 for r in ratios)} of {len(ratios)})"))
 
-    lowest = []
+    cases, shares = [], []
     for n in names:
         t = pd.read_csv(folder / n / "traces.csv")
-        m = t.groupby(["learner", "round"])["mistake_rate"].mean().unstack(0)
+        m = 100 * t.groupby(["learner", "round"])["mistake_rate"].mean().unstack(0)
         half = m[m.index >= m.index.max() / 2]
-        lowest.append(float((half["DUOL"] < half[list(SINGLE_UPDATE)].min(axis=1)).mean()))
-    held = sum(share == 1.0 for share in lowest)
+        gap = half[list(SINGLE_UPDATE)].min(axis=1) - half["DUOL"]   # above zero: DUOL lower
+        shares.append(float((gap > POINTS).mean()))
+        cases.append(HOLDS if (gap > POINTS).all() else FAILS if (gap < -POINTS).any() else TIE)
     rows.append(_row(key, "Figures 2-6, section 4.2", "figure", "Along the stream DUOL's mistake "
                      "rate stays below the single-updating learners'.", "DUOL's curve lowest",
-                     "share of the second-half checkpoints where DUOL is lowest: " + ", ".join(
-                         f"{n} {100 * v:.0f}%" for n, v in zip(names, lowest)),
-                     _by_count(held, len(names)), "mean over 5 orders; a set counts when DUOL is "
-                     "lowest at every checkpoint of the second half of the stream",
-                     "duol/reproduction"))
+                     f"share of the second-half checkpoints where DUOL is lowest by more than "
+                     f"{POINTS:g} point: " + ", ".join(f"{n} {100 * v:.0f}%" for n, v in zip(names, shares)),
+                     all_cases(cases, "sets"), "mean curves over 5 orders; per set, DUOL below the "
+                     f"best single-updating learner by more than {POINTS:g} point at every "
+                     "checkpoint of the second half holds, above it by more at some checkpoint "
+                     "fails, otherwise a tie", "duol/reproduction",
+                     id="zhao2009:4.2:duol-curve-lowest", rule="beats"))
     rows.append(_definition(key, "Figure 1, section 3", "The DUOL algorithm (double update with "
                             "the most conflicting support vector).", "duol/derivation",
-                            "olearn's dual coefficients equal the hand-worked example"))
+                            "olearn's dual coefficients equal the hand-worked example",
+                            id="zhao2009:3:duol-definition"))
     return rows
 
 
-#: the cause of each "does not" / "in part": start of the claim -> cause
+#: the cause of each "does not" / "in part": row id -> cause (:data:`CAUSES`)
 CAUSE_NOTES = {
-    ("zhao2009duol", "The aggressive learners (agg-ROMMA, PA-I, PA-II) make"): "real "
-        "non-reproduction: the same LIBSVM/UCI sets and the paper's parameters (a1a for a7a)",
-    ("zhao2009duol", "agg-ROMMA is significantly slower"): _TIMING,
-    ("zhao2009duol", "Online-SVM's running time"): _TIMING,
+    "zhao2009:4.2:aggressive-fewer-mistakes": "real non-reproduction: the same LIBSVM/UCI sets "
+        "and the paper's parameters (a1a for a7a)",
+    "zhao2009:4.2:duol-sparsity-between": "real non-reproduction: the same LIBSVM/UCI sets "
+        "and the paper's parameters (a1a for a7a)",
+    "zhao2009:4.2:perceptron-fastest": _TIMING,
+    "zhao2009:4.2:agg-romma-slowest": _TIMING,
+    "zhao2009:4.2:online-svm-orders-slower": _TIMING,
+    "zhao2009:4.2:duol-fewest-mistakes": "real non-reproduction: the same LIBSVM/UCI sets (a1a "
+        "for a7a)",
+    "zhao2009:4.2:online-svm-fewest-mistakes": "real non-reproduction: the same UCI sets",
+    "zhao2009:4.2:duol-curve-lowest": "real non-reproduction: the same LIBSVM/UCI sets (a1a "
+        "for a7a)",
+    "zhao2009:4.2:aggressive-more-support-vectors": "real non-reproduction: the same LIBSVM/UCI "
+        "sets",
+    "zhao2009:4.2:duol-efficiency-comparable": _TIMING,
 }
