@@ -113,10 +113,10 @@ def comparable(a, b, *, or_better=False, higher=True, tol=POINTS):
 
 def faster(t_a, t_b, *, factor=1.0):
     """One case of "A is faster than B" (``factor`` > 1: "``factor`` times faster", e.g. 100
-    for "two orders of magnitude"): holds when t_b / t_a is at least ``factor`` / (1 -
-    :data:`TIME_TOLERANCE`) ... more precisely t_a <= (1 - tol) t_b / factor; fails when t_a is
-    above t_b / factor by more than the tolerance; a tie otherwise, and when both times are
-    below :data:`TIME_RESOLUTION` seconds (timer noise)."""
+    for "two orders of magnitude"): holds when t_a <= (1 - :data:`TIME_TOLERANCE`) t_b /
+    factor, fails when t_a (1 - :data:`TIME_TOLERANCE`) > t_b / factor, a tie in between, and
+    when both times are below :data:`TIME_RESOLUTION` seconds (timer noise on a shared
+    machine)."""
     if t_a < TIME_RESOLUTION and t_b < TIME_RESOLUTION:
         return TIE
     target = t_b / factor
@@ -252,7 +252,8 @@ RULES = {
                   "each case holds when A is better by more than the tolerance (the interval "
                   "above zero), fails when B is, else a tie; the claim holds on every case"),
     "comparable": Rule("'comparable', 'similar', 'about as', 'competitive', 'comparable or "
-                       "better'", comparable, all_cases, f"{POINTS:g} point",
+                       "better'", comparable, all_cases,
+                       f"{POINTS:g} point (times: a factor {COMPARABLE_TIME:g})",
                        "each case holds when the two are within the tolerance (for 'or "
                        "better': A at most the tolerance worse); the claim holds on every case"),
     "most": Rule("'typically', 'in most cases', 'for most', 'several'", None, most_cases,
@@ -530,19 +531,44 @@ def scoreboard(results, l1_seconds=None, run_missing=False):
             + _module("tan2016").tan_claims(results)
             + _module("zhao2009").zhao_claims(results))
     rows = _add_causes(rows, __getattr__("CAUSE_NOTES"))
+    for row in rows:                # a key number for every row: the first clause otherwise
+        for k, text in (("paper_key", row["paper_says"]), ("ours_key", row["ours"])):
+            row[k] = row[k] or _short(text)
     return order(pd.DataFrame(rows, columns=list(COLUMNS)))
+
+
+def _short(text, width=60):
+    """The first clause of ``text`` (up to ``width`` characters): a row's fallback key."""
+    first = re.split(r"[;(]", str(text), maxsplit=1)[0].strip().rstrip(":,")
+    return first if len(first) <= width else first[:width - 3].rstrip() + "..."
 
 
 def counts(board, experimental=None):
     """Claims per paper and verdict, with a total column. ``experimental=True`` counts the
-    experimental claims only (tables, figures, prose), ``False`` the definitions, theorems
-    and settings only (:data:`NON_EXPERIMENTAL`), ``None`` every row."""
+    experimental claims only (tables, figures, prose), ``False`` the definitions, theorems,
+    settings and the placeholders for data we do not have (:data:`NON_EXPERIMENTAL`), ``None``
+    every row."""
     if experimental is not None:
         board = board[board["kind"].isin(NON_EXPERIMENTAL) != experimental]
     table = (board.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
              .reindex(index=list(PAPERS), columns=list(VERDICTS), fill_value=0))
     table.insert(0, "claims", table.sum(axis=1))
     return table
+
+
+def agreement(board):
+    """Experimental claims per paper: how many have the paper's own outcome on our data sets
+    (``paper_verdict``), how many of those match ours, and of the matches how many are not
+    "reproduces" (the rule fails on the paper's own numbers too)."""
+    exp = board[~board["kind"].isin(NON_EXPERIMENTAL)]
+    judged = exp[exp["paper_verdict"] != ""]
+    same = judged[judged["paper_verdict"] == judged["verdict"]]
+    out = pd.DataFrame({
+        "with the paper's own outcome": judged.groupby("paper").size(),
+        "same verdict": same.groupby("paper").size(),
+        "same, not 'reproduces'": same[same["verdict"] != "reproduces"].groupby("paper").size(),
+    }).reindex(list(PAPERS)).fillna(0).astype(int)
+    return out
 
 
 def kinds(board):
@@ -572,14 +598,18 @@ def for_reader(table):
 
 
 #: the columns of the board's HTML tables and their widths (they fit a 688-px column)
-HTML_COLUMNS = (("where", "17%"), ("claim", "49%"), ("verdict", "15%"), ("cause", "19%"))
+HTML_COLUMNS = (("where", "14%"), ("claim", "40%"), ("paper", "13%"), ("ours", "13%"),
+                ("verdict", "20%"))
 
 
 def _details(row):
     from html import escape
 
-    items = [("the paper", row["paper_says"]), ("ours", row["ours"]),
-             ("rule", row["why"])]
+    items = [("id", row["id"]), ("rule", f"{row['rule']}: {row['why']}"),
+             ("the paper", row["paper_says"]), ("ours", row["ours"])]
+    note = outcome_note(row["verdict"], row["paper_verdict"])
+    if note:
+        items.append(("the paper's own numbers", note))
     if row["cause"]:
         items.append(("cause", row["cause"]))
     if row["alternative"]:
@@ -591,11 +621,21 @@ def _details(row):
             f'<dt>page</dt><dd style="margin-left:1em">{page}</dd></dl></details>')
 
 
+def at_a_glance(board):
+    """The board as a reader cites it: id, claim, the paper's and our key number, the verdict,
+    the paper's own outcome on our data sets (same rule) and the rule."""
+    out = board[["id", "claim", "paper_key", "ours_key", "verdict", "paper_verdict", "rule"]].copy()
+    out.columns = ["id", "claim", "paper", "ours", "verdict", "paper's own outcome here", "rule"]
+    return out
+
+
 def claims_html(board):
-    """The board as HTML for the book: one section per paper headed by its name; four narrow
-    columns (where, claim, verdict, cause category) in a fixed layout whose text wraps, and
-    per row a dropdown with the paper's numbers, ours, the rule, the full cause, the other
-    readings and the link to the page (no BibTeX key is shown)."""
+    """The board as HTML for the book: one section per paper headed by its name, in the
+    paper's section order; five narrow columns (where, the claim with its id, the paper's key
+    number, ours, the verdict with the paper's own outcome on our sets and the cause category)
+    in a fixed layout whose text wraps, and per row a dropdown with the rule, the paper's
+    numbers, ours, the full cause, the other readings and the link to the page (no BibTeX key
+    is shown)."""
     from html import escape
 
     parts = []
@@ -606,9 +646,13 @@ def claims_html(board):
         for _, row in part.iterrows():
             category = next((c for c in CAUSES if row["cause"].startswith(c)), "")
             verdict = row["verdict"] + (" *" if row["alternative"] else "")
+            note = outcome_note(row["verdict"], row["paper_verdict"])
+            extra = "".join(f"<br><small>{escape(x)}</small>" for x in (note, category) if x)
             rows.append(f"<tr><td>{escape(row['where'])}</td><td>{escape(row['claim'])}"
-                        f"{_details(row)}</td><td>{escape(verdict)}</td>"
-                        f"<td>{escape(category)}</td></tr>")
+                        f"<br><small><code>{escape(row['id'])}</code></small>{_details(row)}</td>"
+                        f"<td>{escape(str(row['paper_key']))}</td>"
+                        f"<td>{escape(str(row['ours_key']))}</td>"
+                        f"<td>{escape(verdict)}{extra}</td></tr>")
         parts.append(f"<h3>{paper_name(paper)}</h3>"
                      '<table class="table scoreboard" style="table-layout:fixed;width:100%;'
                      'word-wrap:break-word;overflow-wrap:anywhere">'
@@ -631,6 +675,15 @@ def check(board, book):
     failing = board[board["verdict"].isin(["does not", "in part"])]
     missing = failing[~failing["cause"].str.startswith(CAUSES)]
     assert missing.empty, f"no cause for: {missing['claim'].tolist()}"
+    bad = board[~board["id"].str.match(_ID_PATTERN)]
+    assert bad.empty, f"rows without a stable id (paper:section:short-name): {bad['claim'].tolist()}"
+    assert not board["id"].duplicated().any(), board.loc[board["id"].duplicated(), "id"].tolist()
+    assert board["id"].str.split(":").str[0].map(
+        {v: k for k, v in ID_PREFIX.items()}).eq(board["paper"]).all()
+    norule = board[~board["rule"].isin(list(RULES))]
+    assert norule.empty, f"rows without a rule of RULES: {norule['id'].tolist()}"
+    assert (board.loc[board["kind"] == "no data", "verdict"] == "cannot be tested here").all()
+    assert set(board["paper_verdict"]) <= set(VERDICTS) | {""}
     return True
 
 
@@ -725,3 +778,71 @@ if __name__ == "__main__":
                             "other class": sp.f1_table(flipped).loc[key, list(names)],
                             "paper": sp.PAPER_TABLE4.loc[key, list(names)]}).round(1)
               .rename_axis(key).to_string())
+
+
+# -- the chapters' outcome sentences ---------------------------------------------------------
+#: the reproduction chapters whose "**Outcome:** ..." sentence must agree with the board, and
+#: the rows each one summarises: the experimental rows whose ``page`` is the chapter, or the
+#: rows whose id starts with one of the listed prefixes
+CHAPTERS = {
+    "single_pass/tables": None, "single_pass/voting": None, "single_pass/curves": None,
+    "single_pass/efs": None, "regularized/claims": None,
+    "regularized/experiment": ("shen2009:4:regularized-beat-pa", "shen2009:4:gap-largest-early",
+                               "shen2009:4:l2-beats-objective", "shen2009:4:beat-norma",
+                               "shen2009:4:l2-competitive-with-l1", "shen2009:4:l2-beats-l1-on-20ng",
+                               "shen2009:4:second-half-tuning-similar", "shen2009:4:norma-gap-grows"),
+    "arow/reproduction": None, "sparse_cw/table2": None, "sparse_cw/figure1": None,
+    "duol/reproduction": None,
+}
+#: the words of an outcome sentence, from the verdicts of its rows (:func:`chapter_outcome`)
+OUTCOMES = ("reproduced", "reproduced in part", "not reproduced", "inconclusive")
+_OUTCOME_RE = re.compile(r"\*\*Outcome:\*\*\s+(reproduced in part|reproduced|not reproduced|"
+                         r"inconclusive)\b")
+
+
+def chapter_rows(board, page):
+    """The experimental rows a chapter's outcome sentence summarises (:data:`CHAPTERS`)."""
+    exp = board[~board["kind"].isin(NON_EXPERIMENTAL)]
+    ids = CHAPTERS.get(page)
+    if ids is None:
+        return exp[exp["page"] == page]
+    return exp[exp["id"].isin(ids)]
+
+
+def chapter_outcome(verdicts):
+    """The outcome word of a set of verdicts: "reproduced" when every row reproduces; "not
+    reproduced" when none reproduces even in part and some do not; "inconclusive" when all
+    the rest are inconclusive; "reproduced in part" otherwise."""
+    v = [x for x in verdicts if x != "cannot be tested here"]
+    if not v:
+        raise ValueError("no testable row for this chapter")
+    if all(x == "reproduces" for x in v):
+        return "reproduced"
+    if not {"reproduces", "in part"} & set(v):
+        return "not reproduced" if "does not" in v else "inconclusive"
+    return "reproduced in part"
+
+
+def chapter_sentence(book, page):
+    """The outcome word the chapter states in its "**Outcome:** ..." sentence (the first)."""
+    import json
+
+    nb = json.loads((Path(book) / f"{page}.ipynb").read_text())
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    found = _OUTCOME_RE.search(text.replace("\n", " "))
+    if not found:
+        raise AssertionError(f"{page} has no '**Outcome:** ...' sentence")
+    return found.group(1)
+
+
+def check_chapters(board, book):
+    """Assert every chapter of :data:`CHAPTERS` states the outcome its board rows give."""
+    wrong = {}
+    for page in CHAPTERS:
+        rows = chapter_rows(board, page)
+        want, said = chapter_outcome(rows["verdict"]), chapter_sentence(book, page)
+        if want != said:
+            wrong[page] = (said, want, rows["verdict"].value_counts().to_dict())
+    assert not wrong, ("chapters whose outcome sentence disagrees with the board (said, board "
+                       f"gives, verdicts): {wrong}")
+    return True
