@@ -33,6 +33,8 @@ _EXPORTS = {
         ["DUOL", "KernelALMA", "KernelAggressiveROMMA", "KernelPA", "KernelPerceptron",
          "KernelROMMA", "OnlineSVM"], "olearn.kernel"),
     "KernelAROW": "olearn.kernel.arow",
+    # distributed training
+    "IterativeParameterMixing": "olearn.distributed",
     # feature selection
     **dict.fromkeys(
         ["ExtremalFeatureSelection", "FeatureSelected", "chi_square",
@@ -41,7 +43,8 @@ _EXPORTS = {
 }
 
 #: subpackages and modules reachable as attributes (``olearn.linear``) after ``import olearn``
-_SUBMODULES = ("bounds", "datasets", "experiments", "kernel", "linear", "plotting",
+_SUBMODULES = ("bounds", "datasets", "distributed", "experiments", "kernel", "linear",
+               "plotting",
                "second_order", "selection", "verify")
 
 __all__ = sorted([*_EXPORTS, "__version__"])
