@@ -9,6 +9,7 @@ import copy
 import io
 import os
 import pickle
+import signal
 import threading
 
 import numpy as np
@@ -145,7 +146,9 @@ def test_files_and_dask_arrays_are_shards(client, tmp_path):
     for k, (a, b) in enumerate(zip(Xs, ys)):
         paths.append(tmp_path / f"shard-{k}.svm")
         dump_svmlight_file(a, b, str(paths[-1]), zero_based=False)
-    ref = IPM(Perceptron(), n_epochs=2).fit(Xs, ys)
+    from olearn.datasets import read_libsvm
+    read = [read_libsvm(p, n_features=X.shape[1]) for p in paths]  # %.16g in the files
+    ref = IPM(Perceptron(), n_epochs=2).fit([r[0] for r in read], [r[1] for r in read])
     from_files = IPM(Perceptron(), n_epochs=2, n_features=X.shape[1]).fit(
         [str(p) for p in paths])
     assert np.array_equal(from_files.coef_, ref.coef_)
@@ -154,7 +157,8 @@ def test_files_and_dask_arrays_are_shards(client, tmp_path):
         csv.append(tmp_path / f"shard-{k}.csv")
         np.savetxt(csv[-1], np.column_stack([b, a.toarray()]), delimiter=",",
                    fmt="%.17g")
-    assert np.array_equal(IPM(Perceptron(), n_epochs=2).fit(csv).coef_, ref.coef_)
+    assert np.array_equal(IPM(Perceptron(), n_epochs=2).fit(csv).coef_,
+                          IPM(Perceptron(), n_epochs=2).fit(Xs, ys).coef_)
     dense = X.toarray()
     dX = da.from_array(dense, chunks=(X.shape[0] // 2, 7))   # row blocks; columns rechunked
     dy = da.from_array(y, chunks=X.shape[0] // 2)
@@ -243,11 +247,11 @@ def test_a_worker_killed_mid_epoch_leaves_the_same_model(client):
     learner = AROW(covariance="full")
     clean = IPM(learner, n_epochs=3).fit(Xs, ys)
     victim = sorted(client.scheduler_info()["workers"])[0]
+    pid = client.run(os.getpid, workers=[victim])[victim]
 
     def kill(line):
-        if line.startswith("epoch 1/"):
-            threading.Timer(0.05, lambda: client.run(os._exit, 1, workers=[victim],
-                                                     wait=False)).start()
+        if line.startswith("epoch 1/"):   # SIGKILL the worker 50 ms into epoch 2
+            threading.Timer(0.05, os.kill, (pid, signal.SIGKILL)).start()
 
     faulty = IPM(learner, n_epochs=3, progress=kill).fit(Xs, ys)
     assert faulty.n_recomputed_ >= 1

@@ -47,7 +47,7 @@ def local_client(n_workers=None):
     return client
 
 
-def get_client(client=None, scheduler=None, n_workers=None, timeout="10s"):
+def get_client(client=None, scheduler=None, n_workers=None, timeout="5s"):
     """The client to train on (see the module docstring)."""
     try:
         import distributed
