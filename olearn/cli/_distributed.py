@@ -56,7 +56,7 @@ def train_distributed(args, out):
           f"epochs: compute {est.epoch_seconds_[:, 1].sum():.3f} s, communication "
           f"{est.epoch_seconds_[:, 2].sum():.3f} s; total {total:.3f} s", file=out,
           flush=True)
-    est.set_params(client=None)
+    est.set_params(client=None, progress=False)   # neither is pickled
     if args.save_model:
         save(args.save_model, "--save-model",
              lambda f: pickle.dump(est, f, protocol=pickle.HIGHEST_PROTOCOL))

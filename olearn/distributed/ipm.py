@@ -11,6 +11,7 @@ of its shard's epoch from the same mixed model, so the final model is unchanged.
 """
 import copy
 import numbers
+from concurrent.futures import CancelledError
 import sys
 import time
 
@@ -216,12 +217,15 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
             unknown = np.setdiff1d(labels, classes)
             if unknown.size:
                 raise ValueError(f"{name}: the shards have labels {unknown.tolist()} "
-                                 f"that are not among the fitted classes "
-                                 f"{classes.tolist()}.")
+                                 f"that are not among the classes {classes.tolist()}.")
+            if classes.size != 2:
+                raise ValueError(f"{name} learns two classes, but classes has "
+                                 f"{classes.size}: {classes.tolist()}.")
             return shift, width, classes
         if labels.size != 2:
             raise ValueError(f"{name} learns two classes, but the shards hold "
-                             f"{labels.size}: {labels.tolist()}.")
+                             f"{labels.size} class{'es' if labels.size > 1 else ''}: "
+                             f"{labels.tolist()}.")
         return shift, width, labels
 
     # -- training ----------------------------------------------------------------
@@ -234,23 +238,28 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
             self.__dict__.pop(name, None)
         return self._train(template, X, y, self.n_epochs, first=True)
 
-    def partial_fit(self, X, y=None):
+    def partial_fit(self, X, y=None, classes=None):
         """One more epoch on the shards ``X`` from the current mixed model (the first
-        call starts from the learner's initial model)."""
+        call starts from the learner's initial model; ``classes``, the two labels, may
+        then be given when the shards hold only one)."""
         if not hasattr(self, "learner_"):
-            return self._train(self._template(), X, y, 1, first=True)
+            return self._train(self._template(), X, y, 1, first=True, classes=classes)
         self._template()
+        if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes={np.unique(classes).tolist()} differs from the "
+                             f"fitted classes {self.classes_.tolist()}.")
         return self._train(self.learner_, X, y, 1, first=False)
 
-    def _train(self, current, X, y, n_epochs, first):
+    def _train(self, current, X, y, n_epochs, first, classes=None):
         srcs = self._sources(X, y)
         client = get_client(self.client, self.scheduler, self.n_workers)
         placement = _shards.Placement(client, srcs, self.file_format)
         try:
             descs = placement.load()
+            known = self.classes_ if not first else (
+                None if classes is None else np.unique(classes))
             shift, width, classes = self._check_shards(
-                srcs, descs, None if first else self.n_features_in_,
-                None if first else self.classes_)
+                srcs, descs, None if first else self.n_features_in_, known)
             placement.finish(shift, width)
             self._run(client, placement, current, classes, n_epochs, first)
         finally:
@@ -313,8 +322,13 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
         tries = dict.fromkeys(pending, 0)
         redone = 0
         while pending:
-            wait(list(pending.values()))
+            try:
+                wait(list(pending.values()))
+            except CancelledError:   # a lost task; the others may still run
+                pass
             for k, future in list(pending.items()):
+                if future.status == "pending":
+                    continue
                 if future.status == "finished":
                     results[k] = future.result()
                     del pending[k]
@@ -369,10 +383,16 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "learner_")
         return self.learner_.coef_
 
-    def decision_function(self, X):
+    def _rows(self, X):
         check_is_fitted(self, "learner_")
+        return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+
+    def decision_function(self, X):
+        """Scores of the rows of ``X`` under the mixed model (> 0: ``classes_[1]``)."""
+        X = self._rows(X)
         return self.learner_.decision_function(X)
 
     def predict(self, X):
-        check_is_fitted(self, "learner_")
+        """Labels of the rows of ``X`` under the mixed model."""
+        X = self._rows(X)
         return self.learner_.predict(X)
