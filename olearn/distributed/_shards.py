@@ -132,7 +132,14 @@ class Placement:
         self.replaced = 0
 
     def _workers(self):
-        return sorted(self.client.scheduler_info()["workers"])
+        workers = sorted(self.client.ncores())   # asks the scheduler (no cached view)
+        if not workers:   # e.g. restarting after a loss: wait a little
+            try:
+                self.client.wait_for_workers(1, timeout=30)
+            except TimeoutError:
+                return []
+            workers = sorted(self.client.ncores())
+        return workers
 
     def _raw(self, k, worker=None):
         kind, payload, _ = self.srcs[k]

@@ -223,9 +223,9 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
                                  f"{classes.size}: {classes.tolist()}.")
             return shift, width, classes
         if labels.size != 2:
-            raise ValueError(f"{name} learns two classes, but the shards hold "
-                             f"{labels.size} class{'es' if labels.size > 1 else ''}: "
-                             f"{labels.tolist()}.")
+            raise ValueError(f"Only binary classification is supported: {name} learns "
+                             f"two classes, but the shards hold {labels.size} "
+                             f"class{'es' if labels.size > 1 else ''}: {labels.tolist()}.")
         return shift, width, labels
 
     # -- training ----------------------------------------------------------------
