@@ -42,8 +42,10 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="a 10x smaller stream")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address")
-    parser.add_argument("--write", nargs="?", const=str(Path(__file__).with_suffix(".md")),
-                        default=None, help="write the Markdown table there")
+    parser.add_argument("--write", nargs="?",
+                        const=str(Path(__file__).parent / "notes" / "ipm.md"),
+                        default=None, help="write the Markdown table there (default: "
+                        "benchmarks/notes/ipm.md, a run recorded by hand, not by run_all.py)")
     args = parser.parse_args(argv)
     n, d = (20_000, 5_000) if args.quick else (200_000, 50_000)
     X, y = sparse_stream(n=n, d=d, nnz=75)
