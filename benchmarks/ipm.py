@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from host import describe  # noqa: E402
 from throughput import load_average, sparse_stream  # noqa: E402
 
-from olearn import AROW, PA, Perceptron, IterativeParameterMixing  # noqa: E402
+from olearn import AROW, PA, Perceptron  # noqa: E402
+from olearn.distributed import IterativeParameterMixing  # noqa: E402
 
 LEARNERS = {"Perceptron": Perceptron, "PA-I (C=1)": lambda: PA(variant="PA-I"),
             "AROW diag (r=1)": lambda: AROW(covariance="diag")}

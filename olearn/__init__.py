@@ -33,8 +33,6 @@ _EXPORTS = {
         ["DUOL", "KernelALMA", "KernelAggressiveROMMA", "KernelPA", "KernelPerceptron",
          "KernelROMMA", "OnlineSVM"], "olearn.kernel"),
     "KernelAROW": "olearn.kernel.arow",
-    # distributed training
-    "IterativeParameterMixing": "olearn.distributed",
     # feature selection
     **dict.fromkeys(
         ["ExtremalFeatureSelection", "FeatureSelected", "chi_square",

@@ -17,8 +17,8 @@ import pytest
 import scipy.sparse as sp
 from distributed import Client, LocalCluster, get_task_stream
 
-from olearn import (AROW, PA, Averaged, BalancedWinnow, KernelPerceptron, Perceptron,
-                    IterativeParameterMixing as IPM)
+from olearn import AROW, PA, Averaged, BalancedWinnow, KernelPerceptron, Perceptron
+from olearn.distributed import IterativeParameterMixing as IPM
 from olearn.distributed import SchedulerUnreachableError, UnmixableLearnerError, set_model
 
 
