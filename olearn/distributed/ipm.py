@@ -9,6 +9,7 @@ are gathered and mixed in shard order on the client, whatever worker ran a shard
 whenever it finished); a worker lost in the middle of an epoch costs the recomputation
 of its shard's epoch from the same mixed model, so the final model is unchanged.
 """
+import asyncio
 import copy
 import numbers
 from concurrent.futures import CancelledError
@@ -47,8 +48,8 @@ def _lost(error):
     import asyncio
     from distributed.comm.core import CommClosedError
     from distributed.scheduler import KilledWorker
-    return isinstance(error, (asyncio.CancelledError, KilledWorker, CommClosedError,
-                              ConnectionError, TimeoutError))
+    return isinstance(error, (CancelledError, asyncio.CancelledError, KilledWorker,
+                              CommClosedError, ConnectionError, TimeoutError))
 
 
 class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
@@ -329,14 +330,13 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
             for k, future in list(pending.items()):
                 if future.status == "pending":
                     continue
-                if future.status == "finished":
+                try:   # a finished result can still be lost before it is fetched
                     results[k] = future.result()
                     del pending[k]
                     continue
-                if future.status == "error":
-                    error = future.exception()
+                except (Exception, asyncio.CancelledError) as error:  # noqa: BLE001
                     if not _lost(error):
-                        future.result()  # the learner's own error, raised here
+                        raise   # the learner's own error
                 tries[k] += 1
                 if tries[k] > self.max_retries:
                     raise RuntimeError(
