@@ -89,6 +89,18 @@ def build_parser():
     t = sub.add_parser("train", help="learn a file in one online pass (or several)",
                        description=_plain(__doc__.split("\n\n")[2]))
     t.add_argument("file", help="training data: LIBSVM (also .gz/.bz2) or CSV, label first")
+    t.add_argument("shards", nargs="*", metavar="MORE",
+                   help="more files: shards learned on a Dask cluster by iterative "
+                        "parameter mixing, one per file, read by the workers")
+    t.add_argument("--dask-scheduler", metavar="ADDRESS",
+                   help="train the files on this Dask scheduler (tcp://host:8786) by "
+                        "iterative parameter mixing (olearn.distributed)")
+    t.add_argument("--local-workers", type=positive_int, metavar="N",
+                   help="the same on a LocalCluster of N single-threaded worker "
+                        "processes of this machine")
+    t.add_argument("--mixing", choices=("uniform", "mistakes", "confidence"),
+                   default="uniform", help="how the shards' models are mixed after "
+                   "each epoch (with --dask-scheduler or --local-workers)")
     t.add_argument("--learner", default="Perceptron",
                    help="an estimator of olearn.__all__ (default: Perceptron)")
     t.add_argument("--param", action="append", metavar="KEY=VALUE",
@@ -160,7 +172,14 @@ def main(argv=None, out=None):
                 make_learner(args.learner, {})  # its family imported, deferring
         if args.command == "compile":
             return 1 if compile_ahead(names, out) else 0
-        train(args, out)
+        from ._distributed import train_distributed, wanted
+        if wanted(args):
+            train_distributed(args, out)
+        elif args.mixing != "uniform":
+            raise UsageError("--mixing mixes shards on a Dask cluster: add "
+                             "--dask-scheduler ADDRESS or --local-workers N")
+        else:
+            train(args, out)
     except UsageError as err:
         print(f"olearn: error: {err}", file=sys.stderr)
         return 2
