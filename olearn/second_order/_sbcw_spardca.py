@@ -151,17 +151,21 @@ class SparDCA(OnlineClassifier):
     def _init_state(self, n_features):
         self._v = np.zeros(n_features)
         self._n_seen = np.zeros(1, dtype=np.int64)   # rows of the problem
+        # kappa of the last pass: w = soft_threshold(v, kappa) as fitted, not
+        # as a later set_params(kappa=...) would make it
+        self._kappa = np.zeros(1)
         self.__dict__.pop("dual_coef_", None)
 
     def _model_arrays(self):
-        """The whole model, arrays updated in place: ``v`` and the number of
-        rows of the problem it belongs to."""
-        return (self._v, self._n_seen)
+        """The whole model, arrays updated in place: ``v``, the number of rows
+        of the problem it belongs to and the ``kappa`` it was learned with."""
+        return (self._v, self._n_seen, self._kappa)
 
     @property
     def coef_(self):
         v = self._v
-        return (np.sign(v) * np.maximum(np.abs(v) - self.kappa, 0.0))[np.newaxis, :]
+        kappa = self._kappa[0]
+        return (np.sign(v) * np.maximum(np.abs(v) - kappa, 0.0))[np.newaxis, :]
 
     @property
     def intercept_(self):
@@ -174,7 +178,7 @@ class SparDCA(OnlineClassifier):
     def _decision(self, X):
         # CSR in O(nnz(X)): the soft-thresholded weights of the row's features only
         if sp.issparse(X):
-            return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self.kappa))
+            return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self._kappa[0]))
         return X @ self.coef_[0]
 
     def fit(self, X, y):
@@ -219,6 +223,7 @@ class SparDCA(OnlineClassifier):
                 self._v *= old / (old + n)
         else:
             order, alpha = pending
+        self._kappa[0] = self.kappa
         return spardca_epoch(*X, y, order, alpha, self._v, float(self.lam),
                              float(self.kappa), int(self._n_seen[0]),
                              mistakes, margins)

@@ -359,8 +359,9 @@ class SecondOrderClassifier(OnlineClassifier):
 
     @property
     def covariance_(self):
-        """``Sigma``: a symmetric d x d matrix (full) or a vector (diag)."""
-        if self.covariance == "full":
+        """``Sigma``: a symmetric d x d matrix (full) or a vector (diag), as
+        fitted (a later ``set_params(covariance=...)`` does not change it)."""
+        if self._Sigma.ndim == 2:
             flush(self._Sigma, self._p, self._state)
             return mirror(self._Sigma)
         return self._Sigma.copy()
@@ -368,7 +369,7 @@ class SecondOrderClassifier(OnlineClassifier):
     def _set_model(self, mu, Sigma):
         """Set ``(mu, Sigma)`` of a fitted learner (for the per-round checks)."""
         self._mu[:] = mu
-        if self.covariance == "full":
+        if self._Sigma.ndim == 2:
             flush(self._Sigma, self._p, self._state)
             self._Sigma[:] = np.triu(Sigma)
         else:
