@@ -56,7 +56,16 @@ def xfail(reason, item, branch):
 #: the checks expected to fail until the named branch is merged:
 #: {test name: {estimator name: mark}}
 _SPARDCA_OWN_VALIDATION = "SparDCA skips the validation every other estimator runs"
-PENDING = {}
+PENDING = {
+    # issue 36 item 6, not done yet: the kernel learners score K(X, S) @ coef with
+    # BLAS (and the Gram rows of dense and CSR rows by different code), so their
+    # scores still follow the layout in the last bits
+    "test_layout_changes_no_score": {
+        name: pytest.mark.xfail(strict=True, reason="issue 36 item 6: kernel scores "
+                                "through BLAS, not yet in one order")
+        for name in ("DUOL", "KernelALMA", "KernelAROW", "KernelAggressiveROMMA",
+                     "KernelPA", "KernelPerceptron", "KernelROMMA", "OnlineSVM")},
+}
 
 
 def pending(test, cls):
@@ -1163,3 +1172,27 @@ def test_chunking_changes_no_fitted_attribute(cls, params, sparse):
         got = _fitted_attributes(est)
         changed = [k for k in expected if k not in got or not _same(expected[k], got[k])]
         assert not changed, f"cut {cuts}: {changed} differ"
+
+
+# -- the layout never changes a score (issue 36, item 6) ------------------------------
+@pytest.mark.parametrize("cls", each("test_layout_changes_no_score"))
+def test_layout_changes_no_score(cls):
+    """AROW, CW, SOP, NAROW, SCW and SBCW scored one dense row, one CSR row and
+    the same row inside a CSR matrix differently by 2-4e-16 (BLAS's order of
+    the sums against the CSR loop's), so a tie could flip ``predict``: one
+    summation order (the features in turn) for every layout."""
+    X, y = _chunk_stream(cls, sparse=False)
+    est = make(cls).fit(X, y)
+    Z = X[:40]
+    reference = est.decision_function(Z)
+    layouts = {
+        "CSR matrix": est.decision_function(sp.csr_matrix(Z)),
+        "dense rows one by one": np.concatenate([est.decision_function(Z[i:i + 1])
+                                                 for i in range(len(Z))]),
+        "CSR rows one by one": np.concatenate([
+            est.decision_function(sp.csr_matrix(Z[i:i + 1])) for i in range(len(Z))]),
+        "Fortran-ordered": est.decision_function(np.asfortranarray(Z)),
+        "inside a larger matrix": est.decision_function(np.vstack([Z, X[40:48]]))[:40],
+    }
+    for layout, scores in layouts.items():
+        assert_array_equal(np.asarray(scores).ravel(), reference, err_msg=layout)

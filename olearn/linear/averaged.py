@@ -38,10 +38,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
-from .._rows import csr_dot_average, csr_dot_vote, sparse_scores
+from .._rows import csr_dot_average, csr_dot_vote, dense_scores, sparse_scores
 from ..base import (_PER_ROUND, FrozenParameterError, NonFiniteModelError,
                     OnlineClassifier, checked_scores, validate_rows)
 from .core import SCALE, SUM_SCALE, LinearClassifier
@@ -347,7 +346,7 @@ class Averaged(OnlineClassifier):
             return checked_scores(self, self.learner_._averaged_decision(X))
         if sp.issparse(X):
             return checked_scores(self, self._sparse_decision(X))
-        return checked_scores(self, safe_sparse_dot(X, self.coef_.ravel()))
+        return checked_scores(self, dense_scores(X, self.coef_.ravel()))
 
     def _sparse_decision(self, X):
         """The vote's scores of CSR rows in O(nnz(X)): each weight of a row

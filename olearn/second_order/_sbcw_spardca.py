@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .._rows import csr_dot_soft_threshold, sparse_scores
+from .._rows import csr_dot_soft_threshold, dense_scores, sparse_scores
 from ..base import OnlineClassifier, check_positive
 
 
@@ -179,7 +179,7 @@ class SparDCA(OnlineClassifier):
         # CSR in O(nnz(X)): the soft-thresholded weights of the row's features only
         if sp.issparse(X):
             return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self._kappa[0]))
-        return X @ self.coef_[0]
+        return dense_scores(X, self.coef_[0])     # csr_dot_soft_threshold's order
 
     def fit(self, X, y):
         """Prox-SDCA on the rows of ``X``: ``n_epochs`` passes (see the class)."""

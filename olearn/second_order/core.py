@@ -71,10 +71,9 @@ import numbers
 import numba
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import assert_finite, check_csr, check_values
-from .._rows import csr_dot, sparse_scores
+from .._rows import csr_dot, dense_scores, sparse_scores
 from .._checks import available_memory as _available_memory
 from ..base import OnlineClassifier, _every_value_read, check_positive
 from . import rules
@@ -346,7 +345,7 @@ class SecondOrderClassifier(OnlineClassifier):
         # CSR in O(nnz(X)): scipy would first copy the strided view _mu (O(d))
         if sp.issparse(X):
             return sparse_scores(csr_dot, X, self._mu)
-        return safe_sparse_dot(X, self._mu)
+        return dense_scores(X, self._mu)     # csr_dot's order
 
     def _model_arrays(self):
         return (self._mu, self._Sigma)
