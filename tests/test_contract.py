@@ -1196,3 +1196,41 @@ def test_layout_changes_no_score(cls):
     }
     for layout, scores in layouts.items():
         assert_array_equal(np.asarray(scores).ravel(), reference, err_msg=layout)
+
+
+# -- Winnow scores beyond float64 (issue 36, item 8) ----------------------------------
+WINNOWS = [c for c in ESTIMATORS if c.__name__ in ("BalancedWinnow", "ModifiedBalancedWinnow")]
+
+
+@pytest.mark.parametrize("voted", [False, True])
+@pytest.mark.parametrize("cls", WINNOWS, ids=lambda c: c.__name__)
+def test_winnow_scores_beyond_float64_raise_and_predict_keeps_the_sign(cls, voted):
+    """alpha=1e6, beta=1e-6, theta=1e300: decision_function returned +-inf for
+    2,355 of 3,000 rows, silently."""
+    from olearn.base import NonFiniteModelError
+
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 8)) * 1e300
+    y = rng.integers(0, 2, 3000)
+    est = cls(alpha=1e6, beta=1e-6, theta=1e300)
+    est = olearn.Averaged(est) if voted else est
+    est.fit(X, y)
+    exact = est.learner_ if voted else est
+    scores = (exact._averaged_decision(X) if voted else exact._decision(X))
+    assert np.isinf(scores).any()     # the exact scores are beyond float64
+    with pytest.raises(NonFiniteModelError, match="beyond float64.*predict gives"):
+        est.decision_function(X)
+    assert_array_equal(est.predict(X), est.classes_[(scores > 0).astype(int)])
+    finite = ~np.isinf(scores)
+    if finite.any():
+        assert np.isfinite(est.decision_function(X[finite])).all()
+
+
+def test_winnow_overflow_case_reaches_infinity():
+    """The stream above does reach scores beyond float64 (so the test is not empty)."""
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 8)) * 1e300
+    y = rng.integers(0, 2, 3000)
+    for cls in WINNOWS:
+        est = cls(alpha=1e6, beta=1e-6, theta=1e300).fit(X, y)
+        assert np.isinf(est._decision(X)).any(), cls.__name__
