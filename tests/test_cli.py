@@ -703,3 +703,43 @@ def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
     path.write_text(text)
     code, out_text = run(["train", path])
     assert code == 2 and message in error_line(capsys) and out_text == ""
+
+
+# --- issue 36 item 3: an output path that is a symbolic link ------------------------
+@pytest.mark.parametrize("option", ["--save-model", "--save-record"])
+def test_an_output_link_writes_the_file_it_points_to(svm_file, tmp_path, option):
+    """The check followed the link and the write did not: the link was replaced
+    by a regular file and the file it pointed to kept the old model."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "out.bin"
+    target.write_bytes(b"the previous file")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    assert run(["train", svm_file, "--quiet", option, link])[0] == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    written = target.read_bytes()
+    assert written != b"the previous file"
+    if option == "--save-model":
+        assert hasattr(pickle.loads(written), "coef_")
+    else:
+        assert "mistakes" in np.load(target)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["out.bin"]   # no temporary left
+
+
+def test_an_output_link_to_an_input_is_refused(svm_file, tmp_path, capsys):
+    link = tmp_path / "model.pkl"
+    link.symlink_to(svm_file)
+    before = svm_file.read_bytes()
+    assert run(["train", svm_file, "--quiet", "--save-model", link])[0] == 2
+    assert "is an input file" in capsys.readouterr().err
+    assert svm_file.read_bytes() == before and link.is_symlink()
+
+
+def test_help_says_links_are_followed(capsys):
+    try:
+        _, text = run(["train", "--help"])
+    except SystemExit:
+        text = ""
+    text += capsys.readouterr().out
+    assert " ".join(text.split()).count("symbolic link is followed") == 2

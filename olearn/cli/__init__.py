@@ -120,9 +120,12 @@ def build_parser():
     t.add_argument("--test", help="held-out file scored with the final model")
     t.add_argument("--save-model", help="pickle the learned estimator to this path (it "
                                         "keeps the counts, not the per-round record, "
-                                        "unless --save-record is given)")
+                                        "unless --save-record is given; a symbolic "
+                                        "link is followed: the file it points to "
+                                        "is replaced atomically, the link kept)")
     t.add_argument("--save-record", help="write the per-round record (numpy .npz "
-                                         "format, at exactly this path)")
+                                         "format, at exactly this path; a symbolic "
+                                         "link is followed as for --save-model)")
     t.add_argument("--quiet", action="store_true",
                    help="print the summary only, no progress lines")
     c = sub.add_parser("compile", help="compile the reader and the learners ahead "
