@@ -743,3 +743,38 @@ def test_help_says_links_are_followed(capsys):
         text = ""
     text += capsys.readouterr().out
     assert " ".join(text.split()).count("symbolic link is followed") == 2
+
+
+# --- issue 36 item 4: a bzip2ed CSV; a comment line before a CSV header -------------
+@pytest.mark.parametrize("kind", ["bz2", "gz", "comment before the header",
+                                  "comments and blank lines, bz2"])
+@pytest.mark.parametrize("mode", [["--stream"], []])
+def test_csv_variants_learn_as_the_plain_file(tmp_path, kind, mode):
+    """A .csv.bz2 was read as raw bytes ("'utf-8' codec can't decode byte"); a
+    ``#`` line before the header made the header be read as data."""
+    import bz2
+
+    X, y = stream(n=300, d=5)
+    X = X.toarray()
+    rows = "".join(",".join(f"{v:.17g}" for v in [label, *x]) + "\n"
+                   for label, x in zip(y, X))
+    text = "label,a,b,c,d,e\n" + rows
+    if "comment" in kind:
+        text = "# exported by a spreadsheet\n" + text
+    if "blank" in kind:
+        text = "\n  # two comment lines\n\n" + text
+    if "bz2" in kind:
+        path = tmp_path / "data.csv.bz2"
+        path.write_bytes(bz2.compress(text.encode()))
+    elif kind == "gz":
+        path = tmp_path / "data.csv.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path = tmp_path / "data.csv"
+        path.write_text(text)
+    model = tmp_path / "m.pkl"
+    code, out = run(["train", path, "--learner", "PA", "--save-model", model, "--quiet",
+                     *mode])
+    assert code == 0, out
+    ref = PA().partial_fit(X, y, classes=[-1, 1])
+    np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
