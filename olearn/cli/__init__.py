@@ -140,6 +140,24 @@ def _terminate(signum, frame):
     raise SystemExit(128 + signum)  # runs the cleanup of a file being written
 
 
+def _interruption(error):
+    """The KeyboardInterrupt or SystemExit (a SIGTERM, :func:`_terminate`)
+    behind a ``SystemError``, or None.
+
+    A signal whose Python handler runs while a numba-compiled function is
+    running (the LIBSVM parser, a learner's pass, the scoring) leaves the
+    handler's exception set while the function returns a result, which
+    CPython reports as ``SystemError: CPUDispatcher(...) returned a result
+    with an exception set``, caused by the interruption."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
+
+
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
     try:
@@ -169,6 +187,14 @@ def main(argv=None, out=None):
         return 2
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)
+        return 130
+    except SystemError as err:     # an interrupt inside compiled code
+        cause = _interruption(err)
+        if cause is None:
+            raise
+        print("olearn: interrupted", file=sys.stderr)
+        if isinstance(cause, SystemExit):
+            raise SystemExit(cause.code) from None   # the SIGTERM status
         return 130
     finally:
         if previous is not None:
