@@ -100,6 +100,7 @@ results: $(STAMP)
 	$(RESULTS_ENV) $(PY) book/results/sparse_cw/make_figure1.py
 	$(RESULTS_ENV) $(PY) -m olearn.experiments.practitioners book/results/practitioners
 	$(RESULTS_ENV) $(PY) -m olearn.experiments.missing_claims book/results   # reads regularized/runs.csv
+	$(RESULTS_ENV) $(PY) -m olearn.experiments.claims 40 --store book/results/regularized
 
 # The repository's convention for notebook outputs (tests/test_book_outputs.py): none stored,
 # except the cells tagged nbval-check-output, whose output nbval compares. NOTEBOOKS= narrows it.

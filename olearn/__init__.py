@@ -13,7 +13,7 @@ from numba's on-disk cache) on its first call.
 """
 import importlib
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: public name -> module defining it (imported on first access)
 _EXPORTS = {

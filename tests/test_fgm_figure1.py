@@ -62,7 +62,7 @@ def test_board_cause_of_the_fgm_row_rests_on_the_stored_run():
 
     from olearn.experiments import scoreboard as sb
 
-    cause = sb.CAUSE_NOTES[("tan2016sparse", "SBCW is more accurate than FGM")]
+    cause = sb.CAUSE_NOTES["tan2016:5:sbcw-accuracy-vs-fgm"]
     assert cause.startswith(sb.CAUSES) and "to a tolerance" in cause and "stand-in" in cause
     results = Path(__file__).parents[1] / "book" / "results" / "sparse_cw"
     fgm, _ = e.load_frame(results, "figure1_fgm")
@@ -71,10 +71,10 @@ def test_board_cause_of_the_fgm_row_rests_on_the_stored_run():
     assert (stand_in["relative gap"] > 0.3).all()
     fig1 = pd.read_csv(results / "figure1.csv")
     rows = sb.tan_claims(results.parent)
-    row = next(r for r in rows if r["claim"].startswith("SBCW is more accurate than FGM"))
+    row = next(r for r in rows if r["id"] == "tan2016:5:sbcw-accuracy-vs-fgm")
     ahead = [n for n in e.FIGURE1_SETS
-             if sb._sbcw_ahead(fig1[fig1.dataset == n], ("FGM",))]
-    assert row["ours"] == f"SBCW ahead of FGM on {len(ahead)} of 3 sets"
+             if sb._sbcw_ahead(fig1[fig1.dataset == n], ("FGM",)) == "reproduces"]
+    assert row["ours_key"] == f"{len(ahead)} of 3 sets"
     assert row["verdict"] == sb._by_count(len(ahead), 3)
     for name in e.FIGURE1_SETS:
         part = fig1[fig1.dataset == name]
@@ -167,5 +167,5 @@ def test_board_timing_row_does_not_judge_fgm_on_cvxpy_times():
     from olearn.experiments import scoreboard as sb
 
     rows = sb.tan_claims(Path(__file__).parents[1] / "book" / "results")
-    timing = next(r for r in rows if r["claim"].startswith("SBCW trains as fast"))
-    assert "not comparable" in timing["ours"] and "cvxpy" in timing["why"]
+    timing = next(r for r in rows if r["id"] == "tan2016:5:sbcw-speed-comparable-or-better")
+    assert "against FGM not compared" in timing["ours"] and "cvxpy" in timing["why"]

@@ -10,7 +10,7 @@ import types as _types
 
 from ._common import BoundCheck, checks_frame, svm_competitor
 from .alma import alma_bound
-from .arow import arow_bound, arow_lemma_trace
+from .arow import arow_bound, arow_lemma_trace, arow_regret_lemma
 from .duol import (assert_theorems_1_2, duol_updates, proposition1, svm_bracket,
                    theorem3)
 from .kernel_lemma import kernel_regret_lemma, svm_dual_competitor

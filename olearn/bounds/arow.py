@@ -169,3 +169,72 @@ def arow_lemma_trace(X, y, r=1.0, a=1.0, u=None):
                      "Sigma_min_eig": float(eig[0])})
         mu_prev, P_prev = mu, P
     return pd.DataFrame(rows)
+
+
+def arow_regret_lemma(run, X, y, u):
+    """What the OMD regret lemma yields for full AROW, evaluated on a finished run.
+
+    AROW is online mirror descent on the squared hinge ``l_t^2 / 2`` with step ``1/r``
+    and the regularizer ``psi_t(w) = w' Sigma_{t+1}^{-1} w / 2`` grown by ``x_t x_t'/r``
+    before the step (``book/oco/instances``).  On an update round, with
+    ``z_t = y_t u.x_t`` and ``v_t = x_t' Sigma_t x_t``, the lemma's linear regret
+    minus its growth term is ``(l_t^2 - (1 - z_t)^2) / (2r)`` and its stability term
+    is ``l_t^2 v_t / (2r (v_t + r))``.  The lemma (dropping its final distance
+    ``D_end >= 0``) therefore reads::
+
+        sum_{t in A} l_t^2 r / (v_t + r)  <=  (r/a) ||u||^2 + sum_{t in A} (1 - z_t)^2
+
+    and, since ``l_t >= 1`` on a mistake, ``M <= max_{t in M} (1 + v_t/r)`` times
+    the right side.  It is not Theorem 2: the stability is weighted by the
+    unbounded ``l_t^2``, so Lemma 4 (``sum v_t/(v_t + r) <= log det``) does not
+    bound it by ``log det(I + a X_A / r) / (2r)``; the published proof gets its
+    log-determinant from the potential ``mu' Sigma^{-1} mu`` (Lemma 3), where
+    ``l_t^2`` enters as ``1 - l_t^2 <= 0`` on mistakes, and Cauchy-Schwarz.
+
+    Returns a :class:`olearn.bounds.BoundCheck` with ``observed`` the left side and ``bound``
+    the right side; ``terms`` hold ``stability``, ``half_logdet_over_r``
+    (``log det(I + a X_A/r) / (2r)``), ``final`` (``r (u - mu)' Sigma^{-1} (u - mu)``,
+    the dropped slack, so that left + final = right is an identity),
+    ``mistake_bound``, ``M``, ``U`` and ``sum_sq`` (``sum_A (1 - z_t)^2``).
+    The run is replayed (Sherman-Morrison on the update rounds); its mean must
+    equal the library's.
+    """
+    stream = finished_run(run, X, y, AROW)
+    if run.covariance != "full":
+        raise ValueError("The lemma's instance is AROW with a full covariance; "
+                         f"the run has covariance={run.covariance!r}.")
+    r, a = float(run.r), float(run.a)
+    M, U = _update_rows(stream)
+    A = M | U
+    Z = _dense_rows(stream.X, A)
+    yA = stream.y[A]
+    loss = 1.0 - stream.margins[A]
+    d = Z.shape[1]
+    u = np.asarray(u, dtype=np.float64).ravel()
+    if u.shape != (d,):
+        raise ValueError(f"u must have {d} entries, got shape {u.shape}.")
+    Sigma, mu = a * np.eye(d), np.zeros(d)
+    v = np.empty(len(yA))
+    for i, (x, yt, lt) in enumerate(zip(Z, yA, loss)):
+        Sx = Sigma @ x
+        v[i] = float(x @ Sx)
+        mu = mu + lt / (v[i] + r) * yt * Sx
+        Sigma = Sigma - np.outer(Sx, Sx) / (v[i] + r)
+    if np.max(np.abs(mu - run.coef_.ravel())) > 1e-6 * max(1.0, np.max(np.abs(mu))):
+        raise ValueError("The run's mean is not the one its record implies for this "
+                         "stream: pass the X, y the run saw, in order, from one pass.")
+    z = yA * (Z @ u)
+    lhs = float(np.sum(loss ** 2 * r / (v + r)))
+    sum_sq = float(np.sum((1.0 - z) ** 2))
+    rhs = r * float(u @ u) / a + sum_sq
+    diff = u - mu
+    final = r * float(diff @ np.linalg.solve(Sigma, diff))
+    on_mistakes = M[A]
+    factor = float(np.max(1.0 + v[on_mistakes] / r)) if on_mistakes.any() else 1.0
+    return make_check(
+        "AROW as OMD: sum_A l_t^2 r/(v_t + r) <= (r/a)||u||^2 + sum_A (1 - y_t u.x_t)^2 "
+        "(the regret lemma; not Theorem 2)",
+        lhs, rhs, stability=float(np.sum(loss ** 2 * v / (v + r))) / (2 * r),
+        half_logdet_over_r=_logdet_I_plus(Z, a / r) / (2 * r), final=final,
+        identity_gap=abs(lhs + final - rhs), mistake_bound=factor * rhs,
+        max_factor=factor, M=int(M.sum()), U=int(U.sum()), sum_sq=sum_sq, r=r, a=a)

@@ -253,10 +253,12 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
         A competitor disjunction: ``mu+ = c`` on ``relevant``, 0 elsewhere;
         the scale ``c`` is chosen on a grid to minimise the bound (each ``c``
         gives a valid bound, so their minimum is one).
-    competitor : array of length ``n_features + 1``, optional
+    competitor : array of length ``n_features + 1``, or of shape ``(2, n_features + 1)``, optional
         Instead of ``relevant``: a signed competitor ``z`` on the augmented
-        features (last entry the always-on one); ``mu+ = max(z, 0)``,
-        ``mu- = max(-z, 0)``.
+        features (last entry the always-on one), ``mu+ = max(z, 0)``,
+        ``mu- = max(-z, 0)``; or the pair ``(mu+, mu-)`` itself, two rows of
+        non-negative numbers (the theorem allows ``mu+_j`` and ``mu-_j`` both
+        positive on one feature, which a signed vector cannot express).
     gamma : float > 0, optional
         The margin; by default the ``gamma`` minimising the bound (the bound
         is piecewise monotone between the ``h_t``, so the minimum is at one
@@ -308,13 +310,22 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
     active = np.concatenate([np.diff(Xb.tocsc().indptr) > 0, [True]])
     if (relevant is None) == (competitor is None):
         raise ValueError("Pass exactly one of relevant (a disjunction) or "
-                         "competitor (a signed vector of length n_features + 1).")
+                         "competitor (a signed vector of length n_features + 1, or "
+                         "the pair (mu+, mu-) as an array of shape (2, n_features + 1)).")
     if competitor is not None:
-        z = np.asarray(competitor, dtype=np.float64).ravel()
-        if z.shape != (d + 1,) or not np.all(np.isfinite(z)):
-            raise ValueError(f"competitor must be {d + 1} finite numbers (the "
-                             f"features and the always-on one, last); got shape "
-                             f"{z.shape}.")
+        z = np.asarray(competitor, dtype=np.float64)
+        if z.ndim == 2:
+            if z.shape != (2, d + 1) or not np.all(np.isfinite(z)) or (z < 0).any():
+                raise ValueError(f"A competitor pair (mu+, mu-) must be an array of shape "
+                                 f"(2, {d + 1}) of finite non-negative numbers (the "
+                                 f"features and the always-on one, last); got shape "
+                                 f"{z.shape}.")
+        else:
+            z = z.ravel()
+            if z.shape != (d + 1,) or not np.all(np.isfinite(z)):
+                raise ValueError(f"competitor must be {d + 1} finite numbers (the "
+                                 f"features and the always-on one, last) or a pair of "
+                                 f"shape (2, {d + 1}); got shape {z.shape}.")
         candidates = [z]
     else:
         relevant = np.unique(np.asarray(relevant, dtype=np.int64).ravel())
@@ -358,8 +369,14 @@ def _relative_entropy(m, w):
 
 
 def _balanced_terms(Xa, yp, a, active, z, alpha, beta, theta, pos0, neg0, gamma):
-    """``h_t``, ``Phi_0`` and the bound for one competitor (and the best ``gamma``)."""
-    mu_pos, mu_neg = np.maximum(z, 0.0), np.maximum(-z, 0.0)
+    """``h_t``, ``Phi_0`` and the bound for one competitor (and the best ``gamma``).
+
+    ``z`` is a signed vector (``mu+ = max(z, 0)``, ``mu- = max(-z, 0)``) or the pair
+    ``(mu+, mu-)`` as two rows."""
+    if z.ndim == 2:
+        mu_pos, mu_neg = z[0], z[1]
+    else:
+        mu_pos, mu_neg = np.maximum(z, 0.0), np.maximum(-z, 0.0)
     la, lib = math.log(alpha), math.log(1.0 / beta)
     on_pos, on_neg = Xa @ mu_pos, Xa @ mu_neg
     h = np.where(yp > 0,
@@ -389,7 +406,7 @@ def _balanced_terms(Xa, yp, a, active, z, alpha, beta, theta, pos0, neg0, gamma)
     return dict(bound=bound, gamma=g, initial_potential=phi0,
                 hinge=float(np.maximum(0.0, g - h).sum()),
                 rows_below_gamma=int(np.count_nonzero(h < g)),
-                competitor_l1=float(np.abs(z).sum()), h_min=float(h.min()))
+                competitor_l1=float(mu_pos.sum() + mu_neg.sum()), h_min=float(h.min()))
 
 
 def balanced_winnow_steps(run, X, y):

@@ -466,11 +466,53 @@ def figure3_verdicts(per_trial):
     return pd.DataFrame(rows)
 
 
+def store_figure3_trials(folder, n_trials=40):
+    """Run :func:`figure3_over_trials` over ``n_trials`` trials and store it in ``folder`` as
+    ``figure3_trials.csv`` with ``figure3_trials.provenance.json`` (commit, whether the tree had
+    uncommitted changes, date, seconds, CPU, load): the stored run the board reads
+    (``olearn.experiments.board.shen2009``). ``make results`` calls it."""
+    import json
+    import os
+    import platform
+    import time
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from .single_pass import git_commit, git_dirty
+
+    folder = Path(folder)
+    start = time.perf_counter()
+    per_trial = figure3_over_trials(range(n_trials), progress=lambda t: print("trial", t, flush=True))
+    seconds = time.perf_counter() - start
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")), platform.processor()) \
+        if os.path.exists("/proc/cpuinfo") else platform.processor()
+    per_trial.to_csv(folder / "figure3_trials.csv", index=False)
+    record = {"file": "figure3_trials.csv",
+              "command": f"python -m olearn.experiments.claims {n_trials} --store {folder}",
+              "date_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "git_commit": git_commit(), "git_dirty": git_dirty(), "quick_mode": False,
+              "seconds": round(seconds, 1), "host_cpu": cpu, "cores": os.cpu_count(),
+              "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+              "note": "Figure 3's claims 15-16 on every trial of the USPS four-phase stream (the "
+                      "paper's update and the every-round variants); read by "
+                      "olearn.experiments.board.shen2009"}
+    (folder / "figure3_trials.provenance.json").write_text(json.dumps(record, indent=2) + "\n")
+    return per_trial
+
+
 if __name__ == "__main__":
-    # python -m olearn.experiments.claims [n_trials]: Figure 3's claims over the trials
+    # python -m olearn.experiments.claims [n_trials] [--store FOLDER]: Figure 3's claims over
+    # the trials; with --store, the stored run of book/results/regularized (from a committed tree)
     import sys
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 40
-    per_trial = figure3_over_trials(range(n), progress=lambda t: print("trial", t, flush=True))
+    args = sys.argv[1:]
+    folder = args[args.index("--store") + 1] if "--store" in args else None
+    numbers = [a for a in args if a.isdigit()]
+    n = int(numbers[0]) if numbers else 40
+    if folder:
+        per_trial = store_figure3_trials(folder, n)
+    else:
+        per_trial = figure3_over_trials(range(n), progress=lambda t: print("trial", t, flush=True))
     print(per_trial.to_string())
     print(figure3_verdicts(per_trial).round(3).to_string())
