@@ -1234,3 +1234,17 @@ def test_winnow_overflow_case_reaches_infinity():
     for cls in WINNOWS:
         est = cls(alpha=1e6, beta=1e-6, theta=1e300).fit(X, y)
         assert np.isinf(est._decision(X)).any(), cls.__name__
+
+
+# -- SparDCA's dual_coef_ after partial_fit (issue 36, not yet covered) ----------------
+def test_spardca_dual_coef_is_dropped_by_any_partial_fit():
+    """Decided (see SparDCA's docstring): the dual vector of fit's rows does not
+    describe the problem once partial_fit adds rows, so it is removed, not kept
+    stale; a fit brings it back, one entry per row."""
+    X, y = data(olearn.SparDCA, n=60)
+    est = make(olearn.SparDCA).fit(X[:40], y[:40])
+    assert est.dual_coef_.shape == (40,)
+    est.partial_fit(X[40:], y[40:])
+    assert not hasattr(est, "dual_coef_")
+    assert "removes it, also a valid one" in " ".join(olearn.SparDCA.__doc__.split())
+    assert make(olearn.SparDCA).fit(X, y).dual_coef_.shape == (60,)

@@ -118,8 +118,14 @@ class SparDCA(OnlineClassifier):
         ``w = soft_threshold(v, kappa)``.
     intercept_ : array (1,), zero
     dual_coef_ : array (n_samples,)
-        ``alpha`` of the rows of the last ``fit`` (not kept by ``partial_fit``,
-        whose rows are visited once).
+        ``alpha`` of the rows of the last ``fit``.  Any ``partial_fit`` removes
+        it, also a valid one, by design: the call's rows join the problem as
+        new dual coordinates (``v`` is rescaled to the larger ``n``), so the
+        dual vector of the problem now learned has ``n_fit + n_new`` entries;
+        keeping them would make memory grow with the stream (every other
+        incremental learner's memory is flat), and keeping only the ``fit``
+        rows' entries would describe a problem that is no longer the one
+        learned.
 
     Examples
     --------
