@@ -703,3 +703,154 @@ def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
     path.write_text(text)
     code, out_text = run(["train", path])
     assert code == 2 and message in error_line(capsys) and out_text == ""
+
+
+# --- issue 36 item 3: an output path that is a symbolic link ------------------------
+@pytest.mark.parametrize("option", ["--save-model", "--save-record"])
+def test_an_output_link_writes_the_file_it_points_to(svm_file, tmp_path, option):
+    """The check followed the link and the write did not: the link was replaced
+    by a regular file and the file it pointed to kept the old model."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "out.bin"
+    target.write_bytes(b"the previous file")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    assert run(["train", svm_file, "--quiet", option, link])[0] == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    written = target.read_bytes()
+    assert written != b"the previous file"
+    if option == "--save-model":
+        assert hasattr(pickle.loads(written), "coef_")
+    else:
+        assert "mistakes" in np.load(target)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["out.bin"]   # no temporary left
+
+
+def test_an_output_link_to_an_input_is_refused(svm_file, tmp_path, capsys):
+    link = tmp_path / "model.pkl"
+    link.symlink_to(svm_file)
+    before = svm_file.read_bytes()
+    assert run(["train", svm_file, "--quiet", "--save-model", link])[0] == 2
+    assert "is an input file" in capsys.readouterr().err
+    assert svm_file.read_bytes() == before and link.is_symlink()
+
+
+def test_help_says_links_are_followed(capsys):
+    try:
+        _, text = run(["train", "--help"])
+    except SystemExit:
+        text = ""
+    text += capsys.readouterr().out
+    assert " ".join(text.split()).count("symbolic link is followed") == 2
+
+
+# --- issue 36 item 4: a bzip2ed CSV; a comment line before a CSV header -------------
+@pytest.mark.parametrize("kind", ["bz2", "gz", "comment before the header",
+                                  "comments and blank lines, bz2"])
+@pytest.mark.parametrize("mode", [["--stream"], []])
+def test_csv_variants_learn_as_the_plain_file(tmp_path, kind, mode):
+    """A .csv.bz2 was read as raw bytes ("'utf-8' codec can't decode byte"); a
+    ``#`` line before the header made the header be read as data."""
+    import bz2
+
+    X, y = stream(n=300, d=5)
+    X = X.toarray()
+    rows = "".join(",".join(f"{v:.17g}" for v in [label, *x]) + "\n"
+                   for label, x in zip(y, X))
+    text = "label,a,b,c,d,e\n" + rows
+    if "comment" in kind:
+        text = "# exported by a spreadsheet\n" + text
+    if "blank" in kind:
+        text = "\n  # two comment lines\n\n" + text
+    if "bz2" in kind:
+        path = tmp_path / "data.csv.bz2"
+        path.write_bytes(bz2.compress(text.encode()))
+    elif kind == "gz":
+        path = tmp_path / "data.csv.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path = tmp_path / "data.csv"
+        path.write_text(text)
+    model = tmp_path / "m.pkl"
+    code, out = run(["train", path, "--learner", "PA", "--save-model", model, "--quiet",
+                     *mode])
+    assert code == 0, out
+    ref = PA().partial_fit(X, y, classes=[-1, 1])
+    np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+
+
+# --- issue 36 item 2: a signal while compiled code runs -----------------------------
+def _interrupted_in_compiled_code(signal_exception):
+    """What CPython raises when a signal handler's exception is set while a
+    numba-compiled function returns (the battery's SIGINT during ``_parse``)."""
+    def call(*args, **kwargs):
+        try:
+            raise signal_exception
+        except BaseException as exc:
+            raise SystemError("CPUDispatcher(<function _parse>) returned a result "
+                              "with an exception set") from exc
+    return call
+
+
+@pytest.mark.parametrize("where", ["reader", "pass"])
+@pytest.mark.parametrize("stream_mode", [["--stream"], []])
+def test_sigint_in_compiled_code_ends_cleanly(svm_file, tmp_path, monkeypatch, capsys,
+                                              where, stream_mode):
+    model = tmp_path / "m.pkl"
+    model.write_bytes(b"the previous model")
+    if where == "reader":       # the checking pass's parse, streamed or whole
+        monkeypatch.setattr("olearn.cli._data.InputFile.scan",
+                            _interrupted_in_compiled_code(KeyboardInterrupt()))
+    else:
+        monkeypatch.setattr(Perceptron, "partial_fit",
+                            _interrupted_in_compiled_code(KeyboardInterrupt()))
+    code, _ = run(["train", svm_file, "--quiet", "--save-model", model, *stream_mode])
+    err = capsys.readouterr().err
+    assert code == 130 and err.strip().endswith("olearn: interrupted"), err
+    assert "Traceback" not in err and "SystemError" not in err
+    assert model.read_bytes() == b"the previous model"
+
+
+def test_sigterm_in_compiled_code_exits_with_its_status(svm_file, monkeypatch, capsys):
+    import signal
+    monkeypatch.setattr(Perceptron, "partial_fit", _interrupted_in_compiled_code(
+        SystemExit(128 + signal.SIGTERM)))
+    with pytest.raises(SystemExit) as stopped:
+        run(["train", svm_file, "--quiet"])
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert "olearn: interrupted" in capsys.readouterr().err
+
+
+def test_sigint_in_a_real_compiled_parse_ends_cleanly(tmp_path):
+    """A real SIGINT sent to ``olearn train --stream`` while it reads a large file."""
+    import signal
+    import time
+    path = tmp_path / "big.svm"
+    rng = np.random.default_rng(0)
+    line = " ".join(f"{j}:{v:.6f}" for j, v in zip(range(1, 201), rng.random(200)))
+    with open(path, "w") as f:
+        for i in range(40_000):
+            f.write(f"{1 if i % 2 else -1} {line}\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(olearn.__file__).parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-m", "olearn", "train", str(path),
+                             "--stream", "--quiet"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    deadline = time.time() + 120
+    # wait until the command line runs main (the reader has started)
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/io") as io_stats:
+                read = int(next(x for x in io_stats if x.startswith("rchar")).split()[1])
+        except OSError:
+            break
+        if read > path.stat().st_size // 4:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    if proc.returncode == 0:
+        pytest.skip("the run ended before the signal arrived")
+    assert proc.returncode == 130 and err.strip().endswith("olearn: interrupted"), err
+    assert "Traceback" not in err

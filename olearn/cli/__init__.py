@@ -132,9 +132,12 @@ def build_parser():
     t.add_argument("--test", help="held-out file scored with the final model")
     t.add_argument("--save-model", help="pickle the learned estimator to this path (it "
                                         "keeps the counts, not the per-round record, "
-                                        "unless --save-record is given)")
+                                        "unless --save-record is given; a symbolic "
+                                        "link is followed: the file it points to "
+                                        "is replaced atomically, the link kept)")
     t.add_argument("--save-record", help="write the per-round record (numpy .npz "
-                                         "format, at exactly this path)")
+                                         "format, at exactly this path; a symbolic "
+                                         "link is followed as for --save-model)")
     t.add_argument("--quiet", action="store_true",
                    help="print the summary only, no progress lines")
     c = sub.add_parser("compile", help="compile the reader and the learners ahead "
@@ -147,6 +150,24 @@ def build_parser():
 
 def _terminate(signum, frame):
     raise SystemExit(128 + signum)  # runs the cleanup of a file being written
+
+
+def _interruption(error):
+    """The KeyboardInterrupt or SystemExit (a SIGTERM, :func:`_terminate`)
+    behind a ``SystemError``, or None.
+
+    A signal whose Python handler runs while a numba-compiled function is
+    running (the LIBSVM parser, a learner's pass, the scoring) leaves the
+    handler's exception set while the function returns a result, which
+    CPython reports as ``SystemError: CPUDispatcher(...) returned a result
+    with an exception set``, caused by the interruption."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def main(argv=None, out=None):
@@ -185,6 +206,14 @@ def main(argv=None, out=None):
         return 2
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)
+        return 130
+    except SystemError as err:     # an interrupt inside compiled code
+        cause = _interruption(err)
+        if cause is None:
+            raise
+        print("olearn: interrupted", file=sys.stderr)
+        if isinstance(cause, SystemExit):
+            raise SystemExit(cause.code) from None   # the SIGTERM status
         return 130
     finally:
         if previous is not None:

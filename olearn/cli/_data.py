@@ -32,7 +32,14 @@ LIBSVM_FIX = "if it is a LIBSVM file (label index:value ...), pass --format libs
 
 
 def _open_text(path):
-    return gzip.open(path, "rt") if path.suffix == ".gz" else open(path, "rt")
+    """The file as text, decompressed as the LIBSVM reader decompresses it
+    (.gz, .bz2): a bzip2ed CSV was read as raw bytes."""
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt")
+    if path.suffix == ".bz2":
+        import bz2
+        return bz2.open(path, "rt")
+    return open(path, "rt")
 
 
 def _first_line(path):
@@ -62,7 +69,7 @@ def file_format(path, fmt):
             return "libsvm"
         if "," in line or "\t" in line:
             return "csv"
-    name = Path(path).name.lower().removesuffix(".gz")
+    name = Path(path).name.lower().removesuffix(".gz").removesuffix(".bz2")
     return "csv" if name.endswith((".csv", ".tsv", ".txt")) else "libsvm"
 
 
@@ -97,10 +104,14 @@ class InputFile:
         line that is not all numbers is a header."""
         try:
             with _open_text(self.path) as f:
+                # blank and ``#`` comment lines before the first one with data
+                # are skipped: that line is the header, or the first row
                 first = f.readline()
+                while first and not first.split("#", 1)[0].strip():
+                    first = f.readline()
                 delimiter = "\t" if "\t" in first else ","
                 try:
-                    [float(v) for v in first.split(delimiter)]
+                    [float(v) for v in first.split("#", 1)[0].split(delimiter)]
                     pending = [first]
                 except ValueError:  # a header line
                     pending = []
