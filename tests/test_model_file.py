@@ -20,8 +20,7 @@ from olearn.cli._model import ModelFileError, load_model, save_model
 
 def rows(n=300, d=12, seed=0):
     rng = np.random.default_rng(seed)
-    X = sp.random(n, d, density=0.5, format="csr", random_state=seed) * 2.0
-    X.data -= 0.3
+    X = sp.random(n, d, density=0.5, format="csr", random_state=seed) * 2.0  # x >= 0: Winnows
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
     return sp.csr_matrix(X), y
 
