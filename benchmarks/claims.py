@@ -1,11 +1,13 @@
-"""The README's speed headlines, read from the recorded tables ``benchmarks/*.md``.
+"""The speed headlines, read from the recorded tables ``benchmarks/*.md``.
 
-``headline(bench_dir)`` builds one Markdown table of the figures the README
-quotes, each copied from a cell of a table written by the last
-``benchmarks/run_all.py`` run (or, where it says "computed", a ratio of two
-cells of one table), with the file it comes from.  ``update_readme`` writes it
-between the README's ``<!-- BEGIN benchmarks/claims.py -->`` markers;
-``tests/test_benchmark_claims.py`` recomputes it and compares.
+``headline(bench_dir)`` builds one Markdown table of every headline figure, each
+copied from a cell of a table written by the last ``benchmarks/run_all.py`` run
+(or, where it says "computed", a ratio of two cells of one table), with the file
+it comes from; it goes to ``benchmarks/README.md``.  ``summary(bench_dir)`` folds
+that table into one row per comparison (how many rows, the lowest and highest
+figure, the CPU), the short table of the top-level README.  ``update_readme``
+writes both between their ``<!-- BEGIN benchmarks/claims.py ... -->`` markers;
+``tests/test_benchmark_claims.py`` recomputes them and compares.
 """
 import re
 import sys
@@ -16,6 +18,10 @@ import host  # noqa: E402
 
 BEGIN = "<!-- BEGIN benchmarks/claims.py: generated from benchmarks/*.md, do not edit -->"
 END = "<!-- END benchmarks/claims.py -->"
+SHORT_BEGIN = ("<!-- BEGIN benchmarks/claims.py summary: generated from benchmarks/*.md, "
+               "do not edit -->")
+SHORT_END = "<!-- END benchmarks/claims.py summary -->"
+LEADING_NUMBER = re.compile(r"^\s*([0-9][0-9,]*(?:\.[0-9]+)?)")
 TIE_RULE = "olearn mistakes, SOL's tie rule"
 RUN_ID = re.compile(r"Recorded run `([^`]+)`")
 
@@ -129,17 +135,60 @@ def headline(bench_dir):
     return "\n".join(lines)
 
 
+def _figure(cell):
+    """The leading number of a figure cell ('1.29 (mistakes ...)' -> 1.29), or None ('stops')."""
+    match = LEADING_NUMBER.match(cell)
+    return float(match.group(1).replace(",", "")) if match else None
+
+
+def summary_rows(bench_dir):
+    """One row per (file, comparison) of ``headline_rows``: rows, lowest and highest figure."""
+    groups = {}
+    for f, c, _, _, v in headline_rows(bench_dir):
+        groups.setdefault((f, c), []).append(v)
+    rows = []
+    for (f, c), cells in groups.items():
+        numbers = [x for x in map(_figure, cells) if x is not None]
+        if not numbers:
+            continue
+        low, high = min(numbers), max(numbers)
+        digits = 0 if high >= 1000 else 2
+        span = (f"{low:,.{digits}f}" if low == high
+                else f"{low:,.{digits}f} to {high:,.{digits}f}")
+        rows.append((f, c, len(cells), span))
+    return rows
+
+
+def summary(bench_dir):
+    """The README's short block: one row per comparison, with the run id and the CPU."""
+    ids = sorted({i for i in run_ids(bench_dir).values() if i})
+    lines = [SHORT_BEGIN,
+             f"Recorded run {', '.join(f'`{i}`' for i in ids) or '(none)'}; every row of "
+             "[benchmarks/README.md](benchmarks/README.md#headline-figures) folded into one "
+             "line per comparison:", "",
+             "| comparison | rows | lowest to highest | CPU |", "|---|---|---|---|"]
+    lines += [f"| {c} (`benchmarks/{f}`) | {n} | {span} | {cpu(bench_dir, f)} |"
+              for f, c, n, span in summary_rows(bench_dir)]
+    lines.append(SHORT_END)
+    return "\n".join(lines)
+
+
+def _replace_block(path, begin, end, block):
+    text = Path(path).read_text()
+    if begin not in text or end not in text:
+        raise ValueError(f"{path} has no generated block ({begin} ... {end})")
+    head, rest = text.split(begin, 1)
+    Path(path).write_text(head + block + rest.split(end, 1)[1])
+
+
 def update_readme(readme, bench_dir):
-    text = Path(readme).read_text()
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"{readme} has no generated block ({BEGIN} ... {END})")
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    Path(readme).write_text(head + headline(bench_dir) + tail)
+    """The full table into ``bench_dir/README.md``, the summary into ``readme``."""
+    _replace_block(Path(bench_dir) / "README.md", BEGIN, END, headline(bench_dir))
+    _replace_block(readme, SHORT_BEGIN, SHORT_END, summary(bench_dir))
 
 
-def readme_block(readme):
+def readme_block(readme, begin=BEGIN, end=END):
     text = Path(readme).read_text()
-    if BEGIN not in text or END not in text:
+    if begin not in text or end not in text:
         return None
-    return BEGIN + text.split(BEGIN, 1)[1].split(END, 1)[0] + END
+    return begin + text.split(begin, 1)[1].split(end, 1)[0] + end

@@ -36,6 +36,18 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     book_cache.pytest_configure(config)
     cpu_costs.pytest_configure(config)
+    config.addinivalue_line(
+        "markers", "needs_tools(*names): the test runs these system programs (tests/system_tools.py); "
+        "absent, it skips naming the Debian packages, or fails in CI")
+
+
+def pytest_runtest_setup(item):
+    """A test marked ``needs_tools`` skips (fails in CI) when one of its programs is absent."""
+    marks = list(item.iter_markers(name="needs_tools"))
+    if marks:
+        import system_tools
+
+        system_tools.require(*[name for mark in marks for name in mark.args])
 
 
 # --- real data sets (olearn.datasets) -------------------------------------------------

@@ -26,11 +26,31 @@ def performance_section():
 
 
 def test_readme_table_is_generated_from_the_recorded_tables():
-    block = claims.readme_block(ROOT / "README.md")
-    assert block is not None, "README.md lost its generated speed table (benchmarks/claims.py)"
+    block = claims.readme_block(BENCH / "README.md")
+    assert block is not None, "benchmarks/README.md lost its generated table (benchmarks/claims.py)"
     assert block == claims.headline(BENCH), (
-        "README.md's speed table differs from benchmarks/*.md: run `make bench` "
+        "benchmarks/README.md's headline table differs from benchmarks/*.md: run `make bench` "
         "(or benchmarks/claims.py's update_readme) instead of editing it")
+    short = claims.readme_block(ROOT / "README.md", claims.SHORT_BEGIN, claims.SHORT_END)
+    assert short is not None, "README.md lost its generated speed summary (benchmarks/claims.py)"
+    assert short == claims.summary(BENCH), (
+        "README.md's speed summary differs from benchmarks/*.md: run `make bench`")
+
+
+def test_the_summary_folds_every_headline_row():
+    rows = claims.headline_rows(BENCH)
+    folded = claims.summary_rows(BENCH)
+    numbered = {r[:2] for r in rows if claims._figure(r[4]) is not None}
+    assert {(f, c) for f, c, _, _ in folded} == numbered
+    assert sum(n for _, _, n, _ in folded) == sum(1 for r in rows if r[:2] in numbered)
+    for f, c, n, span in folded:
+        numbers = [claims._figure(r[4]) for r in rows if r[:2] == (f, c)]
+        numbers = [x for x in numbers if x is not None]
+        digits = 0 if max(numbers) >= 1000 else 2
+        assert span.startswith(f"{min(numbers):,.{digits}f}"), (c, span)
+        assert span.endswith(f"{max(numbers):,.{digits}f}"), (c, span)
+    assert claims._figure("1.29 (mistakes 64,746 SOL)") == 1.29
+    assert claims._figure("6,624,251") == 6624251 and claims._figure("stops") is None
 
 
 def test_every_table_comes_from_one_recorded_run():
@@ -53,7 +73,7 @@ FIGURE = re.compile(r"\d+\.\d+|\b\d+(?:-\d+)?x\b|\d{1,3}(?:,\d{3})+")
 
 def test_no_speed_figure_outside_the_generated_table():
     text = performance_section()
-    block = claims.readme_block(ROOT / "README.md")
+    block = claims.readme_block(ROOT / "README.md", claims.SHORT_BEGIN, claims.SHORT_END)
     prose = text.replace(block, "") if block else text
     assert FIGURE.findall(prose) == [], (
         "the README's speed section quotes figures outside the generated table; "
@@ -63,7 +83,8 @@ def test_no_speed_figure_outside_the_generated_table():
 @pytest.mark.parametrize("stale", ["1.70", "1.77", "2.53", "10-12x", "1.22 and 1.27"])
 def test_stale_claims_are_gone(stale):
     text = (ROOT / "README.md").read_text()
-    assert stale not in text.replace(claims.readme_block(ROOT / "README.md") or "", "")
+    short = claims.readme_block(ROOT / "README.md", claims.SHORT_BEGIN, claims.SHORT_END)
+    assert stale not in text.replace(short or "", "")
 
 
 def test_stamp_replaces_itself():
@@ -121,7 +142,7 @@ def test_a_stamp_without_a_cpu_description_says_not_recorded():
 
 
 def test_every_row_of_the_readme_table_names_the_cpu_of_its_file():
-    block = claims.readme_block(ROOT / "README.md")
+    block = claims.readme_block(BENCH / "README.md")
     rows = claims.tables(block)[0]
     assert rows and all("CPU" in r for r in rows)
     for r in rows:

@@ -27,9 +27,7 @@ browser_check = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(browser_check)
 
 needs_jb = pytest.mark.skipif(not JB.exists(), reason="jupyter-book (dev extras) is needed")
-needs_chromium = pytest.mark.skipif(
-    not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")),
-    reason="Chromium is needed (Debian: apt-get install -y chromium; .ci/run installs it)")
+needs_chromium = pytest.mark.needs_tools("chromium")   # tests/system_tools.py
 
 # a 2x1 PNG
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwyBDAA"

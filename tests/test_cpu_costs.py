@@ -3,6 +3,8 @@ import json
 import os
 import subprocess
 import sys
+
+import pytest
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -38,6 +40,7 @@ def test_scope_is_the_unit_loadscope_keeps_on_one_worker():
         assert cpu_costs.scope_of(nodeid) == LoadScopeScheduling._split_scope(None, nodeid)
 
 
+@pytest.mark.needs_tools("make")
 def test_make_test_keeps_the_costliest_first_order():
     # xdist's default re-sorts the scopes by their number of tests (the pages, a dozen cells
     # each, would go last): make test turns that off

@@ -19,6 +19,7 @@ import olearn
 
 sys.path.insert(0, str(Path(__file__).parent))
 import pdf_check  # noqa: E402
+import system_tools  # noqa: E402
 
 TOOLS = ("xelatex", "pdftohtml", "pdfimages", "pdftoppm", "pdfinfo")
 
@@ -32,12 +33,7 @@ PREAMBLE = r"""\documentclass{article}
 
 
 def typeset(folder, name, body, packages=""):
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        message = f"{', '.join(missing)} not installed (TeX Live, poppler-utils)"
-        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
-            pytest.fail(message)
-        pytest.skip(message)
+    system_tools.require(*TOOLS)
     preamble = PREAMBLE.replace("\\begin{document}", packages + "\\begin{document}")
     (folder / f"{name}.tex").write_text(preamble + body + "\n\\end{document}\n")
     subprocess.run(["xelatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
