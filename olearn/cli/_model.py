@@ -5,10 +5,12 @@ of ``.npy`` arrays) holding every numeric array of the fitted estimator
 and one JSON document, ``model.json``: the format and olearn's version,
 the estimator's class (a name of ``olearn.__all__``), its parameters and
 its other attributes (numbers, strings, lists, dicts, arrays by
-reference; a nested estimator likewise), and how the command line read the
+reference; a nested estimator, or a plain object of one of olearn's own
+classes, likewise), and how the command line read the
 training file (its index convention).  :func:`load_model` reads it with
 ``numpy.load(allow_pickle=False)`` and ``json``: nothing in the file is
-executed, a class is only looked up by name in ``olearn.__all__``, and a
+executed, a class is only looked up by name in ``olearn.__all__`` (or, for
+a plain object, in a module of olearn, created without ``__init__``), and a
 pickle, a zip that is not an olearn model, an object array, or a model of
 another format or olearn version is refused with an error that says so.
 (A pickle runs whatever a crafted file contains when it is loaded:
@@ -82,6 +84,11 @@ class _Encoder:
             return self.estimator(value, where)
         if isinstance(value, type) and _estimator_class(value.__name__) is value:
             return {"__class__": value.__name__}
+        cls = type(value)
+        if (cls.__module__.startswith("olearn.") and hasattr(value, "__dict__")
+                and not hasattr(cls, "__slots__")):  # olearn's own plain objects
+            return {"__object__": f"{cls.__module__}:{cls.__qualname__}",
+                    "state": {k: self(v, f"{where}.{k}") for k, v in vars(value).items()}}
         import scipy.sparse as sp
         if sp.issparse(value) and value.format == "csr":
             return {"__csr__": [self.array(value.data), self.array(value.indices),
@@ -138,6 +145,21 @@ def _decode(value, arrays):
             raise ModelFileError(f"names the class {value['__class__']!r}, which is not "
                                  "an olearn estimator")
         return cls
+    if "__object__" in value:
+        module, _, qualname = value["__object__"].partition(":")
+        if not module.startswith("olearn.") or "." in qualname:
+            raise ModelFileError(f"names {value['__object__']!r}, not a class of olearn")
+        import importlib
+        try:
+            cls = getattr(importlib.import_module(module), qualname)
+        except (ImportError, AttributeError):
+            raise ModelFileError(f"names {value['__object__']!r}, which this olearn "
+                                 "does not have") from None
+        if not isinstance(cls, type) or hasattr(cls, "__slots__"):
+            raise ModelFileError(f"names {value['__object__']!r}, not a plain class")
+        obj = cls.__new__(cls)  # no __init__: the attributes are put back as stored
+        obj.__dict__.update({k: _decode(v, arrays) for k, v in value["state"].items()})
+        return obj
     if "__estimator__" in value:
         name = value["__estimator__"]
         cls = _estimator_class(name)
