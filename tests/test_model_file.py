@@ -112,7 +112,7 @@ def test_an_attribute_only_pickle_stores_is_refused_at_saving():
 def _svm(tmp_path, X, y, name="data.svm"):
     from sklearn.datasets import dump_svmlight_file
     path = tmp_path / name
-    dump_svmlight_file(X, y, path, zero_based=False)
+    dump_svmlight_file(X, y, str(path), zero_based=False)
     return path
 
 

@@ -172,9 +172,25 @@ def _decode(value, arrays):
     raise ModelFileError("holds a JSON object olearn does not write")
 
 
+_PICKLE = ("is a pickle (or holds pickled objects), not an olearn model file; olearn "
+           "refuses to load pickles on the command line because loading one runs any code "
+           "it contains (pickle.load it from Python if you trust it, and save it again "
+           "with olearn train --save-model)")
+
+
 def load_model(path):
     """``(estimator, reading)`` of a model file :func:`save_model` wrote.
     Raises :class:`ModelFileError` naming what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+    except OSError as err:
+        raise ModelFileError(f"cannot be read: {err.strerror or err}") from None
+    if magic[:1] == b"\x80":  # a pickle's protocol opcode
+        raise ModelFileError(_PICKLE)
+    if not magic.startswith((b"PK", b"\x93NUMPY")):
+        raise ModelFileError("cannot be read as an olearn model file: it is not a numpy "
+                             ".npz archive (olearn train --save-model writes one)")
     try:
         with np.load(path, allow_pickle=False) as archive:
             if not isinstance(archive, np.lib.npyio.NpzFile):
@@ -190,11 +206,7 @@ def load_model(path):
         raise
     except ValueError as err:
         if "pickle" in str(err):
-            raise ModelFileError(
-                "is a pickle (or holds pickled objects), not an olearn model file; "
-                "olearn refuses to load pickles on the command line because loading "
-                "one runs any code it contains (pickle.load it from Python if you "
-                "trust it, and save it again with olearn train --save-model)") from None
+            raise ModelFileError(_PICKLE) from None
         raise ModelFileError(f"cannot be read as an olearn model file: {err}") from None
     except (OSError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as err:
         raise ModelFileError(f"cannot be read as an olearn model file: {err}") from None
