@@ -281,7 +281,7 @@ def test_zero_based_option(tmp_path, capsys):
 
 def _fail_midway(monkeypatch, exception):
     """save_model writes part of the model, then the process is stopped."""
-    def dump(obj, f, reading=None):
+    def dump(f, est, reading=None):
         f.write(b"PK partial model")
         raise exception
     monkeypatch.setattr("olearn.cli._train.save_model", dump)
@@ -314,11 +314,11 @@ def test_sigterm_while_saving_keeps_the_previous_model(svm_file, tmp_path):
     code = ("import os, signal, sys\n"
             "import olearn.cli._train as t\n"
             "real = t.save_model\n"
-            "def dump(obj, f, reading=None):\n"
+            "def dump(f, est, reading=None):\n"
             "    f.write(b'half a model')\n"
             "    f.flush()\n"
             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-            "    real(obj, f, reading)\n"
+            "    real(f, est, reading)\n"
             "t.save_model = dump\n"
             "from olearn.cli import main\n"
             f"sys.exit(main(['train', {str(svm_file)!r}, '--quiet', "
