@@ -108,14 +108,15 @@ def _thread_cpu(call):
 
 # -- 2. the command line --------------------------------------------------------------
 def run_child(cmd, env):
-    """(wall, user, sys, peak RSS MB) of a child process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
+    """(wall, user, sys, peak RSS MB, stderr) of a child process (its stderr to a
+    temporary file: a pipe read after ``wait4`` would fill up and block the child)."""
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        log.seek(0)
+        err = log.read().decode()
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd))} failed:\n{err[-2000:]}")
