@@ -198,7 +198,6 @@ def stream_only(data, indices, indptr, y):
 def floor_rows(X, y, repeats):
     from sol_peer import PAIRS
 
-    from olearn._rows import compiled_rows  # noqa: F401 - the pass's own input
     data, indices, indptr = X.data, X.indices, X.indptr
     w = np.random.default_rng(0).standard_normal(X.shape[1])
     score_only(data, indices, indptr, w)
