@@ -2,7 +2,6 @@
 import gzip
 import io
 import os
-import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from sklearn.datasets import dump_svmlight_file
 import olearn
 from olearn import AROW, PA, Perceptron
 from olearn.cli import chunks, main
+from olearn.cli._model import load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,7 +94,7 @@ def test_epochs_shuffle_record_model_and_test(svm_file, tmp_path):
             "--test", svm_file, "--save-model", model, "--save-record", record]
     code, text = run(argv)
     assert code == 0 and "test " in text and "errors" in text
-    est = pickle.loads(model.read_bytes())
+    est = load_model(model)[0]
     assert isinstance(est, PA) and est.variant == "PA-I" and est.C == 0.5
     rec = np.load(record)
     n = 3000
@@ -107,7 +107,7 @@ def test_epochs_shuffle_record_model_and_test(svm_file, tmp_path):
     # the same seed gives the same run
     model2 = tmp_path / "m2.pkl"
     assert run(argv[:-4] + ["--save-model", model2])[0] == 0
-    np.testing.assert_array_equal(pickle.loads(model2.read_bytes()).coef_, est.coef_)
+    np.testing.assert_array_equal(load_model(model2)[0].coef_, est.coef_)
     # and it is the pass over those rows, in that order
     from sklearn.datasets import load_svmlight_file
     X, y = load_svmlight_file(str(svm_file))
@@ -280,11 +280,11 @@ def test_zero_based_option(tmp_path, capsys):
 
 
 def _fail_midway(monkeypatch, exception):
-    """pickle.dump writes part of the model, then the process is stopped."""
-    def dump(obj, f, protocol=None):
-        f.write(b"\x80partial model")
+    """save_model writes part of the model, then the process is stopped."""
+    def dump(f, est, reading=None):
+        f.write(b"PK partial model")
         raise exception
-    monkeypatch.setattr("olearn.cli._train.pickle.dump", dump)
+    monkeypatch.setattr("olearn.cli._train.save_model", dump)
 
 
 @pytest.mark.parametrize("exception", [SystemExit(143), KeyboardInterrupt(),
@@ -311,15 +311,15 @@ def test_sigterm_while_saving_keeps_the_previous_model(svm_file, tmp_path):
     """Item 7, with a real SIGTERM in the middle of writing the model."""
     model = tmp_path / "model.pkl"
     model.write_bytes(b"the previous model")
-    code = ("import os, pickle, signal, sys\n"
+    code = ("import os, signal, sys\n"
             "import olearn.cli._train as t\n"
-            "real = pickle.dump\n"
-            "def dump(obj, f, protocol=None):\n"
+            "real = t.save_model\n"
+            "def dump(f, est, reading=None):\n"
             "    f.write(b'half a model')\n"
             "    f.flush()\n"
             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-            "    real(obj, f, protocol=protocol)\n"
-            "t.pickle.dump = dump\n"
+            "    real(f, est, reading)\n"
+            "t.save_model = dump\n"
             "from olearn.cli import main\n"
             f"sys.exit(main(['train', {str(svm_file)!r}, '--quiet', "
             f"'--save-model', {str(model)!r}]))\n")
@@ -505,13 +505,13 @@ def test_saved_model_keeps_the_record_only_when_asked(svm_file, tmp_path):
     small, full = tmp_path / "small.pkl", tmp_path / "full.pkl"
     assert run(["train", svm_file, "--learner", "AROW", "--quiet",
                 "--save-model", small])[0] == 0
-    est = pickle.loads(small.read_bytes())
+    est = load_model(small)[0]
     assert est.record == "counts" and est.n_rounds_ == 3000
     with pytest.raises(AttributeError, match="record='counts'"):
         est.mistakes_
     assert run(["train", svm_file, "--learner", "AROW", "--quiet", "--save-model", full,
                 "--save-record", tmp_path / "r.npz"])[0] == 0
-    assert pickle.loads(full.read_bytes()).mistakes_.shape == (3000,)
+    assert load_model(full)[0].mistakes_.shape == (3000,)
     assert small.stat().st_size < full.stat().st_size
     from olearn.cli import build_parser
     help_text = build_parser()._subparsers._group_actions[0].choices["train"].format_help()
@@ -559,7 +559,7 @@ def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, lea
                                       (p.split("=") for p in params)})
     for _ in range(n_epochs):
         ref.partial_fit(X, y, classes=[-1, 1])
-    for mode in (["--stream"], []):       # read in blocks; read once and kept
+    for mode in ([], ["--in-memory"]):       # read in blocks; read once and kept
         model = tmp_path / "m.pkl"
         argv = ["train", svm_file, "--learner", learner, "--n-epochs", n_epochs,
                 "--save-model", model, "--save-record", tmp_path / "r.npz", "--quiet",
@@ -567,7 +567,7 @@ def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, lea
         for p in params:
             argv += ["--param", p]
         assert run(argv)[0] == 0
-        est = pickle.loads(model.read_bytes())
+        est = load_model(model)[0]
         for name in ("coef_", "mistakes_", "margins_"):
             if hasattr(ref, name):
                 np.testing.assert_array_equal(getattr(est, name), getattr(ref, name))
@@ -582,29 +582,38 @@ def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
     path.write_text("label,a,b,c,d,e\n" + rows + "\n")
     model = tmp_path / "m.pkl"
     ref = PA().partial_fit(X, y, classes=[-1, 1]).partial_fit(X, y)
-    for mode in (["--stream"], []):
+    for mode in ([], ["--in-memory"]):
         assert run(["train", path, "--learner", "PA", "--n-epochs", "2",
                     "--save-model", model, "--quiet", *mode])[0] == 0
-        np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+        np.testing.assert_array_equal(load_model(model)[0].coef_, ref.coef_)
 
 
-def test_file_read_once_unless_streamed(svm_file, monkeypatch):
-    """A file that fits in memory is parsed once (the checking pass keeps it);
-    --stream, or too little memory, reads it again for each epoch."""
+def test_file_streamed_unless_in_memory(svm_file, monkeypatch):
+    """By default a file is streamed: read in blocks once to check it and once
+    per epoch; --in-memory parses it once, whole, and keeps it (unless it does
+    not fit in half the memory left: then it is streamed)."""
     from olearn.datasets import libsvm
-    calls = []
-    real = libsvm.parse_block
+    whole, streams = [], []
+    real_whole, real_blocks = libsvm.parse_block, libsvm.libsvm_blocks
     monkeypatch.setattr(libsvm, "parse_block",
-                        lambda *a, **k: calls.append(1) or real(*a, **k))
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
-    assert len(calls) == 1
-    calls.clear()
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--stream"])[0] == 0
-    assert len(calls) == 3
-    calls.clear()
+                        lambda *a, **k: whole.append(1) or real_whole(*a, **k))
+    monkeypatch.setattr(libsvm, "libsvm_blocks",
+                        lambda *a, **k: streams.append(1) or real_blocks(*a, **k))
+    for mode, n_whole, n_streams in [([], 0, 3), (["--stream"], 0, 3),
+                                     (["--in-memory"], 1, 0)]:
+        whole.clear()
+        streams.clear()
+        assert run(["train", svm_file, "--n-epochs", "2", "--quiet", *mode])[0] == 0
+        assert (len(whole), len(streams)) == (n_whole, n_streams), mode
+    whole.clear()
     monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 10_000)
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
-    assert len(calls) == 3
+    assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--in-memory"])[0] == 0
+    assert (len(whole), len(streams)) == (0, 3)
+
+
+def test_in_memory_and_stream_refused_together(svm_file, capsys):
+    code, _ = run(["train", svm_file, "--stream", "--in-memory"])
+    assert code == 2 and "choose one" in error_line(capsys)
 
 
 def test_stream_and_shuffle_refused_together(svm_file, capsys):
@@ -618,7 +627,7 @@ def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
     lines[47] = "1 2:0.5 1:1"
     path = tmp_path / "late.svm"
     path.write_text("\n".join(lines) + "\n")
-    for mode in (["--stream"], []):
+    for mode in ([], ["--in-memory"]):
         code, text = run(["train", path, *mode])
         assert code == 2 and f"{path}, line 48:" in error_line(capsys)
         assert "rounds" not in text

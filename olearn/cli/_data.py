@@ -21,8 +21,9 @@ import numpy as np
 
 from ._learners import UsageError
 
-#: bytes of LIBSVM text parsed at a time (whole lines: a longer line is read whole)
-BLOCK_BYTES = 1 << 24
+#: bytes of LIBSVM text read at a time (whole lines: a longer line is read whole);
+#: a block holds up to BLOCK_BYTES / 8 values
+BLOCK_BYTES = 1 << 21
 #: CSV lines parsed at a time
 BLOCK_ROWS = 1 << 16
 #: bytes read to tell the format from the first line
@@ -88,9 +89,14 @@ class InputFile:
 
     # -- the raw blocks ------------------------------------------------------
     def _libsvm_blocks(self, zero_based):
+        """The blocks, parsed ahead by the reader thread into a ring of
+        arrays (:mod:`olearn.cli._pipeline`): use each before taking the next."""
         from olearn.datasets.libsvm import libsvm_blocks
+
+        from ._pipeline import RING, read_ahead
         try:
-            yield from libsvm_blocks(self.path, zero_based, BLOCK_BYTES)
+            yield from read_ahead(libsvm_blocks(self.path, zero_based, BLOCK_BYTES,
+                                                reuse=RING))
         except ValueError as err:  # names the file and the line
             message = str(err).replace("pass zero_based=True or 'auto'",
                                        "pass --zero-based true or auto")
