@@ -59,7 +59,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from .._rows import csr_dot_subset, sparse_scores
+from .._rows import csr_dot_subset, dense_scores, sparse_scores
 from ..base import NonFiniteModelError, OnlineClassifier, check_positive
 from ._bcw_common import (available_memory, inverse_upsilon, sigma_update,
                           upsilon)
@@ -255,7 +255,8 @@ class SBCW(OnlineClassifier):
         if sp.issparse(X):   # O(nnz(X) log |idx|): scipy's X[:, idx] is O(d)
             order = np.argsort(idx)
             return sparse_scores(csr_dot_subset, X, idx[order], order, mu)
-        return X[:, idx] @ mu
+        order = np.argsort(idx, kind="stable")   # csr_dot_subset's order
+        return dense_scores(np.asarray(X)[:, idx[order]], mu[order])
 
     # -- learning ---------------------------------------------------------------
     def _learn(self, X, y, mistakes, margins):
