@@ -275,14 +275,14 @@ def test_command_line_local_workers(tmp_path):
         paths.append(str(tmp_path / f"shard-{k}.svm"))
         dump_svmlight_file(a, b, str(paths[-1]), zero_based=False)
     out = io.StringIO()
-    model = tmp_path / "m.pkl"
+    model = tmp_path / "m.npz"
     assert main(["train", *paths, "--local-workers", "2", "--n-epochs", "2",
                  "--n-features", str(X.shape[1]), "--save-model", str(model)],
                 out=out) == 0
     text = out.getvalue()
     assert text.count("epoch ") >= 2 and "mistakes per shard" in text
-    with open(model, "rb") as f:
-        ipm = pickle.load(f)
+    from olearn.cli._model import load_model
+    ipm, _ = load_model(str(model))       # the mixed learner, in the safe model format
     from olearn.datasets import read_libsvm
     read = [read_libsvm(p, n_features=X.shape[1]) for p in paths]  # %.16g in the files
     ref = serial_ipm(Perceptron(), [r[0] for r in read], [r[1] for r in read], 2, "uniform")

@@ -4,7 +4,6 @@ by a worker (:class:`olearn.distributed.IterativeParameterMixing`).  ``--n-epoch
 the number of mixing epochs; the learner keeps ``n_epochs=1``.  The options that need
 the rows on this machine (``--shuffle``, ``--stream``, ``--save-record``, ``--test``
 read here) are refused or say so."""
-import pickle
 import time
 
 from ._learners import UsageError, make_learner, parse_params
@@ -58,9 +57,12 @@ def train_distributed(args, out):
           flush=True)
     est.set_params(client=None, progress=False)   # neither is pickled
     if args.save_model:
-        save(args.save_model, "--save-model",
-             lambda f: pickle.dump(est, f, protocol=pickle.HIGHEST_PROTOCOL))
-        print(f"model saved to {args.save_model}", file=out)
+        from ._model import save_model
+        # the mixed learner (an olearn estimator holding the final mix): the same safe file
+        # format as train's, which `olearn predict` reads
+        save(args.save_model, "--save-model", lambda f: save_model(f, est.learner_))
+        print(f"model (the mixed {type(est.learner_).__name__}) saved to {args.save_model}",
+              file=out)
     if args.test:
         from ._data import InputFile
         test = InputFile(args.test, args.format, "test file")
