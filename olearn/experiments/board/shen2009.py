@@ -436,6 +436,8 @@ SHEN_RULES = {
     6: f"'competitive': the mean paired difference over the 40 trials within {POINTS:g} point "
        "(the comparable rule: the tolerance is the claim), per stream",
     7: f"'slightly outperforms' on 20NG: {_PAIRED} below zero",
+    8: "'similar': for each (stream, learner) pair, the first-half tuned error minus the one "
+       f"tuned on the second half (the oracle) within {POINTS:g} point (the comparable rule)",
     9: "'significantly outperform': L2 truncation below both IG and the game-theoretic method "
        "at the same number of features (mean curves, log-interpolated), in most comparisons",
     10: "'extremely bad': more than twice PA's error with all features (mean curves)",
