@@ -111,6 +111,25 @@ def headline_rows(bench_dir):
             rows.append(("sparse_cw.md", "time / BCW-L2's time (test error)", r["learner"],
                          "covtype-shaped 450k x 54", f"{r['bcw_l2_speedup']} "
                          f"({r['test_error']})"))
+    text = _read(bench_dir, "cli_stream.md")
+    for r in table_with(text, "MB/s per core"):
+        rows.append(("cli_stream.md", "LIBSVM reader, MB/s per core", r["reader"],
+                     "222 MiB, 200k x 50k", r["MB/s per core"]))
+    for r in table_with(text, "peak RSS MB"):
+        rows.append(("cli_stream.md", "command line, peak resident memory (MB)",
+                     r["command"], f"{r['MB']} MB", r["peak RSS MB"]))
+        if "fixed cost" in r["command"]:
+            rows.append(("cli_stream.md", "command line on w7a, wall seconds (warm)",
+                         r["command"], "w7a", r["wall s"]))
+    for r in table_with(text, "/ score-only floor"):
+        if "floor" not in r["pass"]:
+            rows.append(("cli_stream.md", "learning pass / score-only pass (its floor)",
+                         r["pass"], "222 MiB file's rows", r["/ score-only floor"]))
+    for r in table_with(text, "olearn / sol_train wall"):
+        rows.append(("cli_stream.md", "command line end to end, streamed: olearn wall / "
+                     "sol_train wall", r["learner"], "sparse 200k x 50k",
+                     f"{r['olearn / sol_train wall']} (CPU "
+                     f"{r['olearn / sol_train CPU']})"))
     return rows
 
 

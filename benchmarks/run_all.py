@@ -59,6 +59,9 @@ SCRIPTS = {
     # round 4's cold-start work (cold_start.BEFORE) and now, when the script is present
     "cold_start": (["--repeats", "1", "--cold-repeats", "1", "--markdown", "{md}"],
                    ["--quick", "--markdown", "{md}"]),
+    # issue 37: the reader, the command line's memory and fixed cost, each pass's floors
+    "cli_stream": (["--repeats", "2", "--markdown", "{md}"],
+                   ["--quick", "--repeats", "1", "--markdown", "{md}"]),
 }
 
 

@@ -41,7 +41,8 @@ _EXPORTS = {
 }
 
 #: subpackages and modules reachable as attributes (``olearn.linear``) after ``import olearn``
-_SUBMODULES = ("bounds", "datasets", "experiments", "kernel", "linear", "plotting",
+_SUBMODULES = ("bounds", "datasets", "distributed", "experiments", "kernel", "linear",
+               "plotting",
                "second_order", "selection", "verify")
 
 __all__ = sorted([*_EXPORTS, "__version__"])

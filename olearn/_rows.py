@@ -196,6 +196,29 @@ def csr_dot_subset(data, indices, indptr, columns, order, mu, out):
         out[t] = total
 
 
+@njit(cache=True)
+def dense_dot(X, w, out):
+    """``out_t = sum_j x_tj w_j`` over the nonzero ``x_tj``, the features in
+    turn: the order of :func:`csr_dot` on the same rows as CSR, so a row
+    scores alike dense or sparse, alone or among others (BLAS's order
+    depends on the layout and on the number of rows)."""
+    for t in range(X.shape[0]):
+        total = 0.0
+        for j in range(X.shape[1]):
+            x = X[t, j]
+            if x != 0.0:
+                total += x * w[j]
+        out[t] = total
+
+
+def dense_scores(X, w):
+    """``X @ w`` for a dense ``X`` in :func:`dense_dot`'s order (a new vector)."""
+    X = np.asarray(X)
+    out = np.empty(X.shape[0])
+    dense_dot(X, np.ascontiguousarray(w, dtype=np.float64), out)
+    return out
+
+
 def sparse_scores(kernel, X, *model):
     """``kernel``'s scores of the rows of the CSR matrix ``X`` (a new vector)."""
     out = np.empty(X.shape[0])

@@ -37,7 +37,7 @@ import numpy as np
 
 __all__ = ["Euclidean", "Entropic", "Quadratic", "OMDRun", "omd", "perceptron_rule",
            "pa_rule", "winnow_rule", "arow_rule", "norma_rule",
-           "objective_regularized_rule", "l2_constrained_rule", "winnow_row",
+           "objective_regularized_rule", "l2_constrained_rule", "romma_rule", "winnow_row",
            "kernel_omd"]
 
 
@@ -326,6 +326,30 @@ def l2_constrained_rule(beta):
             return v / max(1.0, np.linalg.norm(v) / beta)
         return _wrong(w @ x, y), -tau * y * x, None, project
     return rule
+
+
+def romma_rule(w, x, y, mirror):
+    """Mistake-driven ROMMA as a projected step: on a mistake (``y w.x <= 0``) the hinge
+    step ``eta y x`` with ``eta = W (1 - y s) / (X W - s^2)`` (``s = w.x``, ``X = ||x||^2``,
+    ``W = ||w||^2``), then the Euclidean projection onto ``H_t = {v : v.w >= W}``, which
+    holds every vector with margin 1 on the past mistakes.  From ``w = 0`` the step is
+    ``y x / X`` (nothing to project).  A zero row leaves ``w`` unchanged."""
+    s, q, n = float(w @ x), float(x @ x), float(w @ w)
+    if y * s > 0 or q == 0:
+        return _wrong(s, y), None, None, None
+    if n == 0:
+        return _wrong(s, y), -(1.0 / q) * y * x, None, None
+    denominator = q * n - s * s
+    if denominator <= 1e-12 * q * n:
+        raise ValueError("x_t is parallel to w_t with the opposite label: the examples are "
+                         "not linearly separable and ROMMA's two constraints are disjoint; "
+                         "use olearn.ROMMA, which restarts from the newest constraint")
+    eta = n * (1.0 - y * s) / denominator
+    w_t = w.copy()
+
+    def project(v):                     # Euclidean projection onto {v : v.w_t >= W}
+        return v + max(0.0, n - float(v @ w_t)) / n * w_t
+    return _wrong(s, y), -eta * y * x, None, project
 
 
 def kernel_omd(K, y, step):

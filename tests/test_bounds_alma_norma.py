@@ -206,3 +206,35 @@ def test_norma_a_priori_case_on_a_real_stream(real_stream):
     T, lam, eta = len(y), 0.5, 0.5
     competitor_only = (check.terms["sum_loss_g"] + (T * lam / 2 + 1 / (2 * eta)) * g @ g) / (1 - eta * lam)
     assert check.terms["mistakes"] <= check.terms["sum_loss"] <= competitor_only
+
+
+@pytest.mark.parametrize("p", [2.0, 4.0])
+def test_alma_slack_terms_split_the_slack_of_the_sum_form(p):
+    # the five slack terms are each >= 0 and sum to rhs - lhs of (1); for p = 2 the
+    # smoothness term is 0, and with a tiny step the projection term is 0 too
+    X, y, u = _noisy_stream(5, n=400)
+    names = ("slack_final_divergence", "slack_smoothness", "slack_projection",
+             "slack_below_target", "slack_above_gamma")
+    for run in (ALMA(p=p, alpha=0.9).fit(X, y), ALMA(p=p, alpha=0.9, C=0.01).fit(X, y)):
+        for competitor in (u, run.coef_.ravel(), svm_competitor(X, y)):
+            t = alma_bound(run, X, y, competitor).terms
+            parts = [t[n] for n in names]
+            assert min(parts) >= -1e-10, dict(zip(names, parts))
+            assert sum(parts) == pytest.approx(t["sum_form_rhs"] - t["sum_form_lhs"], rel=1e-9, abs=1e-10)
+            if p == 2.0:
+                assert abs(t["slack_smoothness"]) < 1e-10
+            if run.C == 0.01 and p == 2.0:
+                assert t["slack_projection"] == 0.0
+    # for p = 4 the smoothness inequality is strict: a positive term
+    run = ALMA(p=4.0, alpha=0.9).fit(X, y)
+    assert alma_bound(run, X, y, u).terms["slack_smoothness"] > 1e-3
+
+
+def test_alma_slack_replay_refuses_a_changed_record():
+    X, y, u = _noisy_stream(6, n=300)
+    run = ALMA(p=4.0, alpha=0.9).fit(X, y)
+    assert alma_bound(run, X, y, u).holds
+    changed = X.copy()
+    changed[:, 0] += 0.01 * np.sign(changed[:, 0])    # same record, other rows: another path
+    with pytest.raises(ValueError, match="same order"):
+        alma_bound(run, changed, y, u)

@@ -2,7 +2,6 @@
 import gzip
 import io
 import os
-import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from sklearn.datasets import dump_svmlight_file
 import olearn
 from olearn import AROW, PA, Perceptron
 from olearn.cli import chunks, main
+from olearn.cli._model import load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,7 +94,7 @@ def test_epochs_shuffle_record_model_and_test(svm_file, tmp_path):
             "--test", svm_file, "--save-model", model, "--save-record", record]
     code, text = run(argv)
     assert code == 0 and "test " in text and "errors" in text
-    est = pickle.loads(model.read_bytes())
+    est = load_model(model)[0]
     assert isinstance(est, PA) and est.variant == "PA-I" and est.C == 0.5
     rec = np.load(record)
     n = 3000
@@ -107,7 +107,7 @@ def test_epochs_shuffle_record_model_and_test(svm_file, tmp_path):
     # the same seed gives the same run
     model2 = tmp_path / "m2.pkl"
     assert run(argv[:-4] + ["--save-model", model2])[0] == 0
-    np.testing.assert_array_equal(pickle.loads(model2.read_bytes()).coef_, est.coef_)
+    np.testing.assert_array_equal(load_model(model2)[0].coef_, est.coef_)
     # and it is the pass over those rows, in that order
     from sklearn.datasets import load_svmlight_file
     X, y = load_svmlight_file(str(svm_file))
@@ -280,11 +280,11 @@ def test_zero_based_option(tmp_path, capsys):
 
 
 def _fail_midway(monkeypatch, exception):
-    """pickle.dump writes part of the model, then the process is stopped."""
-    def dump(obj, f, protocol=None):
-        f.write(b"\x80partial model")
+    """save_model writes part of the model, then the process is stopped."""
+    def dump(f, est, reading=None):
+        f.write(b"PK partial model")
         raise exception
-    monkeypatch.setattr("olearn.cli._train.pickle.dump", dump)
+    monkeypatch.setattr("olearn.cli._train.save_model", dump)
 
 
 @pytest.mark.parametrize("exception", [SystemExit(143), KeyboardInterrupt(),
@@ -311,15 +311,15 @@ def test_sigterm_while_saving_keeps_the_previous_model(svm_file, tmp_path):
     """Item 7, with a real SIGTERM in the middle of writing the model."""
     model = tmp_path / "model.pkl"
     model.write_bytes(b"the previous model")
-    code = ("import os, pickle, signal, sys\n"
+    code = ("import os, signal, sys\n"
             "import olearn.cli._train as t\n"
-            "real = pickle.dump\n"
-            "def dump(obj, f, protocol=None):\n"
+            "real = t.save_model\n"
+            "def dump(f, est, reading=None):\n"
             "    f.write(b'half a model')\n"
             "    f.flush()\n"
             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-            "    real(obj, f, protocol=protocol)\n"
-            "t.pickle.dump = dump\n"
+            "    real(f, est, reading)\n"
+            "t.save_model = dump\n"
             "from olearn.cli import main\n"
             f"sys.exit(main(['train', {str(svm_file)!r}, '--quiet', "
             f"'--save-model', {str(model)!r}]))\n")
@@ -505,13 +505,13 @@ def test_saved_model_keeps_the_record_only_when_asked(svm_file, tmp_path):
     small, full = tmp_path / "small.pkl", tmp_path / "full.pkl"
     assert run(["train", svm_file, "--learner", "AROW", "--quiet",
                 "--save-model", small])[0] == 0
-    est = pickle.loads(small.read_bytes())
+    est = load_model(small)[0]
     assert est.record == "counts" and est.n_rounds_ == 3000
     with pytest.raises(AttributeError, match="record='counts'"):
         est.mistakes_
     assert run(["train", svm_file, "--learner", "AROW", "--quiet", "--save-model", full,
                 "--save-record", tmp_path / "r.npz"])[0] == 0
-    assert pickle.loads(full.read_bytes()).mistakes_.shape == (3000,)
+    assert load_model(full)[0].mistakes_.shape == (3000,)
     assert small.stat().st_size < full.stat().st_size
     from olearn.cli import build_parser
     help_text = build_parser()._subparsers._group_actions[0].choices["train"].format_help()
@@ -559,7 +559,7 @@ def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, lea
                                       (p.split("=") for p in params)})
     for _ in range(n_epochs):
         ref.partial_fit(X, y, classes=[-1, 1])
-    for mode in (["--stream"], []):       # read in blocks; read once and kept
+    for mode in ([], ["--in-memory"]):       # read in blocks; read once and kept
         model = tmp_path / "m.pkl"
         argv = ["train", svm_file, "--learner", learner, "--n-epochs", n_epochs,
                 "--save-model", model, "--save-record", tmp_path / "r.npz", "--quiet",
@@ -567,7 +567,7 @@ def test_streamed_pass_equals_fit_in_memory(svm_file, tmp_path, tiny_blocks, lea
         for p in params:
             argv += ["--param", p]
         assert run(argv)[0] == 0
-        est = pickle.loads(model.read_bytes())
+        est = load_model(model)[0]
         for name in ("coef_", "mistakes_", "margins_"):
             if hasattr(ref, name):
                 np.testing.assert_array_equal(getattr(est, name), getattr(ref, name))
@@ -582,29 +582,38 @@ def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
     path.write_text("label,a,b,c,d,e\n" + rows + "\n")
     model = tmp_path / "m.pkl"
     ref = PA().partial_fit(X, y, classes=[-1, 1]).partial_fit(X, y)
-    for mode in (["--stream"], []):
+    for mode in ([], ["--in-memory"]):
         assert run(["train", path, "--learner", "PA", "--n-epochs", "2",
                     "--save-model", model, "--quiet", *mode])[0] == 0
-        np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+        np.testing.assert_array_equal(load_model(model)[0].coef_, ref.coef_)
 
 
-def test_file_read_once_unless_streamed(svm_file, monkeypatch):
-    """A file that fits in memory is parsed once (the checking pass keeps it);
-    --stream, or too little memory, reads it again for each epoch."""
+def test_file_streamed_unless_in_memory(svm_file, monkeypatch):
+    """By default a file is streamed: read in blocks once to check it and once
+    per epoch; --in-memory parses it once, whole, and keeps it (unless it does
+    not fit in half the memory left: then it is streamed)."""
     from olearn.datasets import libsvm
-    calls = []
-    real = libsvm.parse_block
+    whole, streams = [], []
+    real_whole, real_blocks = libsvm.parse_block, libsvm.libsvm_blocks
     monkeypatch.setattr(libsvm, "parse_block",
-                        lambda *a, **k: calls.append(1) or real(*a, **k))
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
-    assert len(calls) == 1
-    calls.clear()
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--stream"])[0] == 0
-    assert len(calls) == 3
-    calls.clear()
+                        lambda *a, **k: whole.append(1) or real_whole(*a, **k))
+    monkeypatch.setattr(libsvm, "libsvm_blocks",
+                        lambda *a, **k: streams.append(1) or real_blocks(*a, **k))
+    for mode, n_whole, n_streams in [([], 0, 3), (["--stream"], 0, 3),
+                                     (["--in-memory"], 1, 0)]:
+        whole.clear()
+        streams.clear()
+        assert run(["train", svm_file, "--n-epochs", "2", "--quiet", *mode])[0] == 0
+        assert (len(whole), len(streams)) == (n_whole, n_streams), mode
+    whole.clear()
     monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 10_000)
-    assert run(["train", svm_file, "--n-epochs", "2", "--quiet"])[0] == 0
-    assert len(calls) == 3
+    assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--in-memory"])[0] == 0
+    assert (len(whole), len(streams)) == (0, 3)
+
+
+def test_in_memory_and_stream_refused_together(svm_file, capsys):
+    code, _ = run(["train", svm_file, "--stream", "--in-memory"])
+    assert code == 2 and "choose one" in error_line(capsys)
 
 
 def test_stream_and_shuffle_refused_together(svm_file, capsys):
@@ -618,7 +627,7 @@ def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
     lines[47] = "1 2:0.5 1:1"
     path = tmp_path / "late.svm"
     path.write_text("\n".join(lines) + "\n")
-    for mode in (["--stream"], []):
+    for mode in ([], ["--in-memory"]):
         code, text = run(["train", path, *mode])
         assert code == 2 and f"{path}, line 48:" in error_line(capsys)
         assert "rounds" not in text
@@ -703,3 +712,154 @@ def test_csv_and_empty_files_one_line(tmp_path, capsys, text, message):
     path.write_text(text)
     code, out_text = run(["train", path])
     assert code == 2 and message in error_line(capsys) and out_text == ""
+
+
+# --- issue 36 item 3: an output path that is a symbolic link ------------------------
+@pytest.mark.parametrize("option", ["--save-model", "--save-record"])
+def test_an_output_link_writes_the_file_it_points_to(svm_file, tmp_path, option):
+    """The check followed the link and the write did not: the link was replaced
+    by a regular file and the file it pointed to kept the old model."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "out.bin"
+    target.write_bytes(b"the previous file")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    assert run(["train", svm_file, "--quiet", option, link])[0] == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    written = target.read_bytes()
+    assert written != b"the previous file"
+    if option == "--save-model":
+        assert hasattr(pickle.loads(written), "coef_")
+    else:
+        assert "mistakes" in np.load(target)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["out.bin"]   # no temporary left
+
+
+def test_an_output_link_to_an_input_is_refused(svm_file, tmp_path, capsys):
+    link = tmp_path / "model.pkl"
+    link.symlink_to(svm_file)
+    before = svm_file.read_bytes()
+    assert run(["train", svm_file, "--quiet", "--save-model", link])[0] == 2
+    assert "is an input file" in capsys.readouterr().err
+    assert svm_file.read_bytes() == before and link.is_symlink()
+
+
+def test_help_says_links_are_followed(capsys):
+    try:
+        _, text = run(["train", "--help"])
+    except SystemExit:
+        text = ""
+    text += capsys.readouterr().out
+    assert " ".join(text.split()).count("symbolic link is followed") == 2
+
+
+# --- issue 36 item 4: a bzip2ed CSV; a comment line before a CSV header -------------
+@pytest.mark.parametrize("kind", ["bz2", "gz", "comment before the header",
+                                  "comments and blank lines, bz2"])
+@pytest.mark.parametrize("mode", [["--stream"], []])
+def test_csv_variants_learn_as_the_plain_file(tmp_path, kind, mode):
+    """A .csv.bz2 was read as raw bytes ("'utf-8' codec can't decode byte"); a
+    ``#`` line before the header made the header be read as data."""
+    import bz2
+
+    X, y = stream(n=300, d=5)
+    X = X.toarray()
+    rows = "".join(",".join(f"{v:.17g}" for v in [label, *x]) + "\n"
+                   for label, x in zip(y, X))
+    text = "label,a,b,c,d,e\n" + rows
+    if "comment" in kind:
+        text = "# exported by a spreadsheet\n" + text
+    if "blank" in kind:
+        text = "\n  # two comment lines\n\n" + text
+    if "bz2" in kind:
+        path = tmp_path / "data.csv.bz2"
+        path.write_bytes(bz2.compress(text.encode()))
+    elif kind == "gz":
+        path = tmp_path / "data.csv.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path = tmp_path / "data.csv"
+        path.write_text(text)
+    model = tmp_path / "m.pkl"
+    code, out = run(["train", path, "--learner", "PA", "--save-model", model, "--quiet",
+                     *mode])
+    assert code == 0, out
+    ref = PA().partial_fit(X, y, classes=[-1, 1])
+    np.testing.assert_array_equal(pickle.loads(model.read_bytes()).coef_, ref.coef_)
+
+
+# --- issue 36 item 2: a signal while compiled code runs -----------------------------
+def _interrupted_in_compiled_code(signal_exception):
+    """What CPython raises when a signal handler's exception is set while a
+    numba-compiled function returns (the battery's SIGINT during ``_parse``)."""
+    def call(*args, **kwargs):
+        try:
+            raise signal_exception
+        except BaseException as exc:
+            raise SystemError("CPUDispatcher(<function _parse>) returned a result "
+                              "with an exception set") from exc
+    return call
+
+
+@pytest.mark.parametrize("where", ["reader", "pass"])
+@pytest.mark.parametrize("stream_mode", [["--stream"], []])
+def test_sigint_in_compiled_code_ends_cleanly(svm_file, tmp_path, monkeypatch, capsys,
+                                              where, stream_mode):
+    model = tmp_path / "m.pkl"
+    model.write_bytes(b"the previous model")
+    if where == "reader":       # the checking pass's parse, streamed or whole
+        monkeypatch.setattr("olearn.cli._data.InputFile.scan",
+                            _interrupted_in_compiled_code(KeyboardInterrupt()))
+    else:
+        monkeypatch.setattr(Perceptron, "partial_fit",
+                            _interrupted_in_compiled_code(KeyboardInterrupt()))
+    code, _ = run(["train", svm_file, "--quiet", "--save-model", model, *stream_mode])
+    err = capsys.readouterr().err
+    assert code == 130 and err.strip().endswith("olearn: interrupted"), err
+    assert "Traceback" not in err and "SystemError" not in err
+    assert model.read_bytes() == b"the previous model"
+
+
+def test_sigterm_in_compiled_code_exits_with_its_status(svm_file, monkeypatch, capsys):
+    import signal
+    monkeypatch.setattr(Perceptron, "partial_fit", _interrupted_in_compiled_code(
+        SystemExit(128 + signal.SIGTERM)))
+    with pytest.raises(SystemExit) as stopped:
+        run(["train", svm_file, "--quiet"])
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert "olearn: interrupted" in capsys.readouterr().err
+
+
+def test_sigint_in_a_real_compiled_parse_ends_cleanly(tmp_path):
+    """A real SIGINT sent to ``olearn train --stream`` while it reads a large file."""
+    import signal
+    import time
+    path = tmp_path / "big.svm"
+    rng = np.random.default_rng(0)
+    line = " ".join(f"{j}:{v:.6f}" for j, v in zip(range(1, 201), rng.random(200)))
+    with open(path, "w") as f:
+        for i in range(40_000):
+            f.write(f"{1 if i % 2 else -1} {line}\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(olearn.__file__).parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-m", "olearn", "train", str(path),
+                             "--stream", "--quiet"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    deadline = time.time() + 120
+    # wait until the command line runs main (the reader has started)
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/io") as io_stats:
+                read = int(next(x for x in io_stats if x.startswith("rchar")).split()[1])
+        except OSError:
+            break
+        if read > path.stat().st_size // 4:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    if proc.returncode == 0:
+        pytest.skip("the run ended before the signal arrived")
+    assert proc.returncode == 130 and err.strip().endswith("olearn: interrupted"), err
+    assert "Traceback" not in err

@@ -56,7 +56,16 @@ def xfail(reason, item, branch):
 #: the checks expected to fail until the named branch is merged:
 #: {test name: {estimator name: mark}}
 _SPARDCA_OWN_VALIDATION = "SparDCA skips the validation every other estimator runs"
-PENDING = {}
+PENDING = {
+    # issue 36 item 6, not done yet: the kernel learners score K(X, S) @ coef with
+    # BLAS (and the Gram rows of dense and CSR rows by different code), so their
+    # scores still follow the layout in the last bits
+    "test_layout_changes_no_score": {
+        name: pytest.mark.xfail(strict=True, reason="issue 36 item 6: kernel scores "
+                                "through BLAS, not yet in one order")
+        for name in ("DUOL", "KernelALMA", "KernelAROW", "KernelAggressiveROMMA",
+                     "KernelPA", "KernelPerceptron", "KernelROMMA", "OnlineSVM")},
+}
 
 
 def pending(test, cls):
@@ -778,3 +787,464 @@ def test_extreme_single_feature_then_learns_as_the_precision_reading(cls, layout
         return
     assert (_variances(est) > 0).all()
     assert est.n_mistakes_ <= ref.n_mistakes_ + 5, (est.n_mistakes_, ref.n_mistakes_)
+
+
+# -- the experiment cache is never stale (issue 36, item 1) ---------------------------
+# Fifteen kinds of edit between two runs of one kernel learner, each made as a
+# user would (editing a module and reloading it, or changing a value in place).
+# After the edit, run() must recompute (or, for what the key cannot account
+# for, run uncached with one warning): never return the old mistakes as cached.
+# Each case makes the kernel linear at step 0 and cubic at step 1, so that a
+# stale answer is visible in the mistakes as well as in the counts.
+def _write(folder, name, source):
+    import importlib
+
+    path = folder / (name.replace(".", "/") + ".py")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    importlib.invalidate_caches()
+    if name in sys.modules:
+        return importlib.reload(sys.modules[name])
+    return importlib.import_module(name)
+
+
+def _power(A, B, p):
+    return (A @ B.T + (p > 1)) ** p
+
+
+def _edit_closure(folder, step, monkeypatch):
+    def make_kernel(p):
+        return lambda A, B: _power(A, B, p)
+    return make_kernel([1, 3][step]), {}
+
+
+def _edit_partial(folder, step, monkeypatch):
+    import functools
+    return functools.partial(_power, p=[1, 3][step]), {}
+
+
+def _default_kernel(A, B, p=1):
+    return _power(A, B, p)
+
+
+def _edit_default(folder, step, monkeypatch):
+    # the same function object, its default changed in place
+    monkeypatch.setattr(_default_kernel, "__defaults__", ([1, 3][step],))
+    return _default_kernel, {}
+
+
+_WEIGHTS = np.array([1.0])
+
+
+def _edit_global_array(folder, step, monkeypatch):
+    _WEIGHTS[0] = [1.0, 3.0][step]          # in place: the same array object
+    return (lambda A, B: _power(A, B, int(_WEIGHTS[0]))), {}
+
+
+class _Settings:
+    power = 1
+
+
+def _edit_class_attribute(folder, step, monkeypatch):
+    monkeypatch.setattr(_Settings, "power", [1, 3][step])
+    return (lambda A, B: _power(A, B, _Settings.power)), {}
+
+
+def _edit_base_class_method(folder, step, monkeypatch):
+    if step == 0:
+        _write(folder, "h36_base", "class Root:\n    def power(self):\n        return 1\n"
+                                   "class Base(Root):\n    pass\n")
+        _write(folder, "h36_sub", "import numpy as np\nfrom h36_base import Base\n"
+                                  "class Sub(Base):\n    pass\n"
+                                  "def k(A, B):\n    p = Sub().power()\n"
+                                  "    return (A @ B.T + (p > 1)) ** p\n")
+    else:     # a method added to the base class, in its own module
+        monkeypatch.setattr(sys.modules["h36_base"].Base, "power",
+                            lambda self: 3, raising=False)
+    return sys.modules["h36_sub"].k, {}
+
+
+def _edit_main_lambda(folder, step, monkeypatch):
+    main = sys.modules["__main__"]
+    if step == 0:
+        monkeypatch.setattr(main, "H36_POWER", 1, raising=False)
+        namespace = vars(main)
+        exec("h36_kernel = lambda A, B: (A @ B.T + (H36_POWER > 1)) ** H36_POWER",
+             namespace)
+        monkeypatch.setattr(main, "h36_kernel", namespace["h36_kernel"])
+    else:
+        monkeypatch.setattr(main, "H36_POWER", 3)
+    return main.h36_kernel, {}
+
+
+def _edit_dataclass_default(folder, step, monkeypatch):
+    module = _write(folder, "h36_settings",
+                    "from dataclasses import dataclass\n@dataclass\nclass Settings:\n"
+                    f"    power: int = {[1, 3][step]}\n"
+                    "def k(A, B):\n    p = Settings().power\n"
+                    "    return (A @ B.T + (p > 1)) ** p\n")
+    return module.k, {}
+
+
+_HELPER = "def k(A, B):\n    return (A @ B.T + {c}) ** {p}\n"
+
+
+def _helper(folder, step):
+    _write(folder, "h36_helper", _HELPER.format(c=[0, 1][step], p=[1, 3][step]))
+
+
+def _edit_top_level_import(folder, step, monkeypatch):
+    _helper(folder, step)
+    module = _write(folder, "h36_top", "import h36_helper\n"
+                                       "kernel = lambda A, B: h36_helper.k(A, B)\n")
+    return module.kernel, {}
+
+
+def _edit_local_import(folder, step, monkeypatch):
+    _helper(folder, step)       # the battery's hm_local.py
+    module = _write(folder, "h36_local", "def kernel(A, B):\n"
+                                         "    from h36_helper import k\n"
+                                         "    return k(A, B)\n")
+    return module.kernel, {}
+
+
+def _edit_nested_package(folder, step, monkeypatch):
+    if step == 0:
+        for init in ("h36_pkg/__init__", "h36_pkg/sub/__init__"):
+            (folder / init).parent.mkdir(parents=True, exist_ok=True)
+            (folder / f"{init}.py").write_text("")
+    _write(folder, "h36_pkg.sub.deep", _HELPER.format(c=[0, 1][step], p=[1, 3][step]))
+    module = _write(folder, "h36_nested", "import h36_pkg.sub.deep\n"
+                                          "kernel = lambda A, B: h36_pkg.sub.deep.k(A, B)\n")
+    return module.kernel, {}
+
+
+def _edit_getattr(folder, step, monkeypatch):
+    _helper(folder, step)
+    module = _write(folder, "h36_getattr", "import h36_helper\nNAME = 'k'\n"
+                                           "def kernel(A, B):\n"
+                                           "    return getattr(h36_helper, NAME)(A, B)\n")
+    return module.kernel, {}
+
+
+def _edit_data_file(folder, step, monkeypatch):
+    path = folder / "power.txt"
+    path.write_text(str([1, 3][step]))
+    module = _write(folder, "h36_file", f"PATH = {str(path)!r}\n"
+                                        "def kernel(A, B):\n"
+                                        "    with open(PATH) as f:\n"
+                                        "        p = int(f.read())\n"
+                                        "    return (A @ B.T + (p > 1)) ** p\n")
+    return module.kernel, {"depends_on": [path]}
+
+
+def _edit_environment(folder, step, monkeypatch):
+    from olearn.experiments import Env
+
+    monkeypatch.setenv("H36_POWER", str([1, 3][step]))
+    module = _write(folder, "h36_env", "import os\n"
+                                       "def kernel(A, B):\n"
+                                       "    p = int(os.environ['H36_POWER'])\n"
+                                       "    return (A @ B.T + (p > 1)) ** p\n")
+    return module.kernel, {"depends_on": [Env("H36_POWER")]}
+
+
+def _edit_registered_data(folder, step, monkeypatch):
+    """A new registered version of a data file the code reads through
+    olearn.datasets (here only named: the registry's checksum changes)."""
+    import dataclasses
+
+    from olearn.datasets import _registry
+    if step == 1:
+        path = sorted(_registry.FILES)[0]
+        monkeypatch.setitem(_registry.FILES, path, dataclasses.replace(
+            _registry.FILES[path], sha256="0" * 64))
+    module = _write(folder, "h36_data", "def kernel(A, B):\n"
+                                        "    from olearn import datasets\n"
+                                        "    datasets.info\n"
+                                        "    return A @ B.T\n")
+    return module.kernel, {}
+
+
+EDITS = {
+    "closure": _edit_closure, "partial": _edit_partial, "default argument": _edit_default,
+    "global array in place": _edit_global_array, "class attribute": _edit_class_attribute,
+    "method added to a base class": _edit_base_class_method,
+    "lambda in __main__": _edit_main_lambda, "dataclass default": _edit_dataclass_default,
+    "top-level import": _edit_top_level_import, "local import": _edit_local_import,
+    "nested package attribute": _edit_nested_package, "getattr": _edit_getattr,
+    "data file": _edit_data_file, "environment variable": _edit_environment,
+    "olearn data set": _edit_registered_data,
+}
+
+
+@pytest.fixture
+def user_code(tmp_path, monkeypatch):
+    """A folder on sys.path for the test's modules (forgotten afterwards)."""
+    folder = tmp_path / "user_code"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    yield folder
+    for name in [n for n in sys.modules if n.startswith("h36_")]:
+        del sys.modules[name]
+
+
+def test_fifteen_kinds_of_edit():
+    assert len(EDITS) == 15
+
+
+@pytest.mark.parametrize("kind", list(EDITS))
+def test_an_edit_is_never_served_from_the_cache(kind, tmp_path, user_code, monkeypatch):
+    import warnings
+
+    from olearn import experiments
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((80, 4))
+    y = np.where(X @ rng.standard_normal(4) + 0.5 * rng.standard_normal(80) > 0, 1, 0)
+    run = dict(n_permutations=2, cache=True, cache_dir=tmp_path / "cache", progress=False)
+
+    def learners(kernel):
+        return {"k": olearn.KernelPerceptron(kernel=kernel)}
+
+    kernel, extra = EDITS[kind](user_code, 0, monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # keyed, without a warning
+        first = experiments.run(learners(kernel), X, y, **run, **extra)
+        assert experiments.run(learners(kernel), X, y, **run, **extra).n_cached == 2
+    kernel, extra = EDITS[kind](user_code, 1, monkeypatch)
+    edited = experiments.run(learners(kernel), X, y, **run, **extra)
+    assert (edited.n_cached, edited.n_computed) == (0, 2), "stale results served"
+    fresh = experiments.run(learners(kernel), X, y, 2, cache=False, progress=False)
+    assert_array_equal(edited.mistakes("k"), fresh.mistakes("k"))
+    if kind != "olearn data set":           # the edit changes what is computed
+        assert not np.array_equal(edited.mistakes("k"), first.mistakes("k"))
+    assert experiments.run(learners(kernel), X, y, **run, **extra).n_cached == 2
+
+
+UNACCOUNTABLE = {
+    # names reached on a branch the run does not take (defined later, perhaps)
+    "undefined global": "def kernel(A, B):\n    if A.shape[0] < 0:\n"
+                        "        return H36_NOT_DEFINED(A, B)\n    return A @ B.T\n",
+    "import by a computed name": "import importlib\nNAME = 'h36_helper'\n"
+                                 "def kernel(A, B):\n"
+                                 "    return importlib.import_module(NAME).k(A, B)\n",
+    "eval": "def kernel(A, B):\n    return eval('A @ B.T')\n",
+    "unimportable local import": "def kernel(A, B):\n    if A.shape[0] < 0:\n"
+                                 "        import h36_missing\n    return A @ B.T\n",
+}
+
+
+@pytest.mark.parametrize("kind", list(UNACCOUNTABLE))
+def test_a_name_the_key_cannot_account_for_runs_uncached_with_one_warning(
+        kind, tmp_path, user_code):
+    """``experiments/keys.py`` dropped a name it could not resolve from the
+    function's globals: such a task was cached, and served stale after an edit."""
+    from olearn import experiments
+
+    _helper(user_code, 0)
+    module = _write(user_code, "h36_unaccountable", UNACCOUNTABLE[kind])
+    X, y = data(olearn.KernelPerceptron, n=20)
+    run = dict(n_permutations=2, cache=True, cache_dir=tmp_path / "cache", progress=False)
+    learner = {"k": olearn.KernelPerceptron(kernel=module.kernel)}
+    for _ in range(2):
+        with pytest.warns(UserWarning, match="'k' is not cached") as caught:
+            result = experiments.run(learner, X, y, **run)
+        assert len([w for w in caught if "not cached" in str(w.message)]) == 1
+        assert result.n_cached == 0 and result.n_computed == 2
+    assert not list((tmp_path / "cache").rglob("*.npz"))
+
+
+# -- fitted attributes depend only on what was fitted (issue 36, item 7) -------------
+def _fitted_attributes(est):
+    """``{name: value}`` of every public fitted attribute (``name_``) readable now."""
+    import copy
+    import warnings
+
+    out = {}
+    for name in dir(est):
+        if not name.endswith("_") or name.startswith("_") or name.endswith("__"):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                value = getattr(est, name)
+            except (AttributeError, NotFittedError):
+                continue
+        if isinstance(value, BaseEstimator):     # a fitted inner learner
+            out[name] = (repr(value), _fitted_attributes(value))
+        elif not callable(value):                # methods (norm_squared_) are not state
+            out[name] = copy.deepcopy(value)
+    return out
+
+
+def _same(a, b):
+    if sp.issparse(a) or sp.issparse(b):
+        return sp.issparse(a) and sp.issparse(b) and (a != b).nnz == 0
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            assert_array_equal(a, b)
+        except AssertionError:
+            return False
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(u, v) for u, v in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return repr(a) == repr(b)
+
+
+@pytest.mark.parametrize("cls", each("test_fitted_attributes_ignore_later_parameters"))
+def test_fitted_attributes_ignore_later_parameters(cls):
+    """``covariance_`` of AROW, CW and SOP fitted with a full covariance was
+    recomputed through the *current* ``covariance`` parameter: after
+    ``set_params(covariance="diagonal")`` it returned another matrix (0.14 off)."""
+    X, y = data(cls)
+    params = params_of(cls)
+    if isinstance(params.get("covariance"), str):   # the reported case: full, then another
+        params = {**params, "covariance": "full"}
+    est = make(cls, **params).fit(X, y)
+    fitted = _fitted_attributes(est)
+    assert fitted, "no fitted attribute found"
+    for name, value in est.get_params(deep=False).items():
+        for other in _candidates(value) + [None]:
+            est.set_params(**{name: other})
+            now = _fitted_attributes(est)
+            changed = [k for k in fitted if k not in now or not _same(fitted[k], now[k])]
+            assert not changed, f"{name}={other!r} changed {changed}"
+            est.set_params(**{name: value})
+
+
+# -- chunking never changes the model or the record (issue 36, item 5) -----------------
+#: besides the defaults: settings whose state carried between calls matters
+CHUNK_CASES = {"L1ConstrainedPA": [dict(beta=5.0)], "L2ConstrainedPA": [dict(beta=2.0)]}
+#: wall-clock timings, not learned state
+_TIMINGS = ("time_", "times_")
+#: learners whose partial_fit call is a batch by definition (the papers' online-batch
+#: setting: BCW and SBCW solve one problem per batch, SparDCA's partial_fit adds the
+#: call's rows as new dual coordinates): cutting the stream otherwise is another input
+BATCH_PER_CALL = {"BCW", "SBCW", "SparDCA"}
+
+
+def _chunk_stream(cls, sparse):
+    """200 rows x 30 features, 70% zeros, a noisy linear labelling."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((200, 30)) * (rng.random((200, 30)) < 0.3)
+    y = np.where(X @ rng.standard_normal(30) + 0.3 * rng.standard_normal(200) > 0, 1, 0)
+    if positive_only(cls) or cls.__name__ in NON_NEGATIVE:
+        X = np.abs(X) + 0.1 * y[:, None] * (X != 0)
+    return (sp.csr_matrix(X) if sparse else X), y
+
+
+def _chunk_cases():
+    for cls in INCREMENTAL:
+        if cls.__name__ in BATCH_PER_CALL:
+            continue
+        for params in [{}] + CHUNK_CASES.get(cls.__name__, []):
+            for sparse in (False, True):
+                yield pytest.param(cls, params, sparse, id=f"{cls.__name__}-"
+                                   f"{params or 'default'}-{'csr' if sparse else 'dense'}")
+
+
+@pytest.mark.parametrize("cls,params,sparse", list(_chunk_cases()))
+def test_chunking_changes_no_fitted_attribute(cls, params, sparse):
+    """L1ConstrainedPA's margins_ and coef_ differed in the last bits with how
+    the rows were cut into partial_fit calls (the support and ||w||_1 were
+    rebuilt in another order at each call), so --stream and a whole-file run
+    saved different --save-record files."""
+    X, y = _chunk_stream(cls, sparse)
+    whole = make(cls, **params).partial_fit(X, y, classes=[0, 1])
+    expected = {k: v for k, v in _fitted_attributes(whole).items()
+                if not k.endswith(_TIMINGS)}
+    for cuts in ([1] * 5 + [7, 13, 50], [64, 64, 64]):
+        est = make(cls, **params)
+        start = 0
+        for size in cuts + [len(y)]:
+            if start < len(y):
+                est.partial_fit(X[start:start + size], y[start:start + size], classes=[0, 1])
+            start += size
+        got = _fitted_attributes(est)
+        changed = [k for k in expected if k not in got or not _same(expected[k], got[k])]
+        assert not changed, f"cut {cuts}: {changed} differ"
+
+
+# -- the layout never changes a score (issue 36, item 6) ------------------------------
+@pytest.mark.parametrize("cls", each("test_layout_changes_no_score"))
+def test_layout_changes_no_score(cls):
+    """AROW, CW, SOP, NAROW, SCW and SBCW scored one dense row, one CSR row and
+    the same row inside a CSR matrix differently by 2-4e-16 (BLAS's order of
+    the sums against the CSR loop's), so a tie could flip ``predict``: one
+    summation order (the features in turn) for every layout."""
+    X, y = _chunk_stream(cls, sparse=False)
+    est = make(cls).fit(X, y)
+    Z = X[:40]
+    reference = est.decision_function(Z)
+    layouts = {
+        "CSR matrix": est.decision_function(sp.csr_matrix(Z)),
+        "dense rows one by one": np.concatenate([est.decision_function(Z[i:i + 1])
+                                                 for i in range(len(Z))]),
+        "CSR rows one by one": np.concatenate([
+            est.decision_function(sp.csr_matrix(Z[i:i + 1])) for i in range(len(Z))]),
+        "Fortran-ordered": est.decision_function(np.asfortranarray(Z)),
+        "inside a larger matrix": est.decision_function(np.vstack([Z, X[40:48]]))[:40],
+    }
+    for layout, scores in layouts.items():
+        assert_array_equal(np.asarray(scores).ravel(), reference, err_msg=layout)
+
+
+# -- Winnow scores beyond float64 (issue 36, item 8) ----------------------------------
+WINNOWS = [c for c in ESTIMATORS if c.__name__ in ("BalancedWinnow", "ModifiedBalancedWinnow")]
+
+
+@pytest.mark.parametrize("voted", [False, True])
+@pytest.mark.parametrize("cls", WINNOWS, ids=lambda c: c.__name__)
+def test_winnow_scores_beyond_float64_raise_and_predict_keeps_the_sign(cls, voted):
+    """alpha=1e6, beta=1e-6, theta=1e300: decision_function returned +-inf for
+    2,355 of 3,000 rows, silently."""
+    from olearn.base import NonFiniteModelError
+
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 8)) * 1e300
+    y = rng.integers(0, 2, 3000)
+    est = cls(alpha=1e6, beta=1e-6, theta=1e300)
+    est = olearn.Averaged(est) if voted else est
+    est.fit(X, y)
+    exact = est.learner_ if voted else est
+    scores = (exact._averaged_decision(X) if voted else exact._decision(X))
+    assert np.isinf(scores).any()     # the exact scores are beyond float64
+    with pytest.raises(NonFiniteModelError, match="beyond float64.*predict gives"):
+        est.decision_function(X)
+    assert_array_equal(est.predict(X), est.classes_[(scores > 0).astype(int)])
+    finite = ~np.isinf(scores)
+    if finite.any():
+        assert np.isfinite(est.decision_function(X[finite])).all()
+
+
+def test_winnow_overflow_case_reaches_infinity():
+    """The stream above does reach scores beyond float64 (so the test is not empty)."""
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 8)) * 1e300
+    y = rng.integers(0, 2, 3000)
+    for cls in WINNOWS:
+        est = cls(alpha=1e6, beta=1e-6, theta=1e300).fit(X, y)
+        assert np.isinf(est._decision(X)).any(), cls.__name__
+
+
+# -- SparDCA's dual_coef_ after partial_fit (issue 36, not yet covered) ----------------
+def test_spardca_dual_coef_is_dropped_by_any_partial_fit():
+    """Decided (see SparDCA's docstring): the dual vector of fit's rows does not
+    describe the problem once partial_fit adds rows, so it is removed, not kept
+    stale; a fit brings it back, one entry per row."""
+    X, y = data(olearn.SparDCA, n=60)
+    est = make(olearn.SparDCA).fit(X[:40], y[:40])
+    assert est.dual_coef_.shape == (40,)
+    est.partial_fit(X[40:], y[40:])
+    assert not hasattr(est, "dual_coef_")
+    assert "removes it, also a valid one" in " ".join(olearn.SparDCA.__doc__.split())
+    assert make(olearn.SparDCA).fit(X, y).dual_coef_.shape == (60,)

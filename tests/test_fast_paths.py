@@ -117,7 +117,6 @@ PINNED = {
     "SparDCA/int32": "0eebcf6d3006b773",
     "ALMA/int32": "b88c36820c6d71f9",
     "AggressiveROMMA/int32": "4df73667727027b2",
-    "Perceptron-dense/int32": "fa12e341598a023a",
     "Perceptron/int64": "3f03fc5fee4baa50",
     "PA/int64": "15c3bd0114814147",
     "NORMA/int64": "aee01f4cd13afc84",
@@ -142,26 +141,50 @@ PINNED = {
     "SparDCA/int64": "0eebcf6d3006b773",
     "ALMA/int64": "b88c36820c6d71f9",
     "AggressiveROMMA/int64": "4df73667727027b2",
-    "Perceptron-dense/int64": "fa12e341598a023a",
 }
 
 
-@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
-@pytest.mark.parametrize("name", NAMES)
-def test_unsigned_indexing_is_bit_identical(name, index_dtype):
+#: The kernel learners score through BLAS (the Gram rows), whose kernels OpenBLAS picks by CPU:
+#: their digests differ between hosts of the project's kind (seen: AMD EPYC Zen 3 against the
+#: Zen 5 host that pinned them, 2026-12-02), with every compiled loop unchanged. For them the
+#: test compares the int32 and int64 runs with each other on the host it runs on; the pins
+#: hold for the learners whose every sum is a compiled loop.
+BLAS_SCORED = {"DUOL", "KernelPerceptron", "KernelPA", "KernelROMMA", "KernelAggressiveROMMA",
+               "KernelALMA", "OnlineSVM", "KernelAROW"}
+
+
+def _fitted_digest(name, index_dtype):
     X, y = stream(index_dtype)
-    key = f"{name}/{np.dtype(index_dtype).name}"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # e.g. KernelAROW's size notice
         est = learner(name).fit(X, y)
-    assert digest(est, X) == PINNED[key]
+    return digest(est, X)
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in BLAS_SCORED])
+def test_unsigned_indexing_is_bit_identical(name, index_dtype):
+    key = f"{name}/{np.dtype(index_dtype).name}"
+    assert _fitted_digest(name, index_dtype) == PINNED[key]
+
+
+@pytest.mark.parametrize("name", sorted(BLAS_SCORED & set(NAMES)))
+def test_blas_scored_learners_give_the_same_bits_for_int32_and_int64_indices(name):
+    assert _fitted_digest(name, np.int32) == _fitted_digest(name, np.int64)
 
 
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 def test_dense_rows_unchanged(index_dtype):
+    """The dense copy learns and scores as the pinned CSR run, bit for bit.
+
+    Its pin (``Perceptron-dense``) differed from the CSR one in the scores
+    only: dense rows were scored by BLAS, whose order of the sums depends on
+    the layout and the number of rows; since issue 36 (item 6) every layout
+    is scored in the CSR loop's order, so the dense digest is the CSR pin
+    (margins and weights were already equal)."""
     X, y = stream(index_dtype)
     X = X.toarray()
-    key = f"Perceptron-dense/{np.dtype(index_dtype).name}"
+    key = f"Perceptron/{np.dtype(index_dtype).name}"
     assert digest(olearn.Perceptron().fit(X, y), X) == PINNED[key]
 
 

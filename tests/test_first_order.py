@@ -302,3 +302,26 @@ def test_romma_blobs_accuracy():
         assert est.fit(X, y).score(X, y) == pytest.approx(0.83)
         with pytest.raises(AssertionError):
             check_classifiers_train(type(est).__name__, est)
+
+
+def test_paired_difference_on_a_small_table():
+    import pandas as pd
+
+    from olearn.experiments.duol_baselines import paired_difference
+
+    # a is 1 point better on every permutation but one, where it is 1 point worse
+    rows = []
+    for perm, (ra, rb) in enumerate([(0.10, 0.11), (0.20, 0.21), (0.30, 0.31), (0.40, 0.39),
+                                     (0.15, 0.16)]):
+        rows += [{"learner": "a", "permutation": perm, "mistake_rate": ra},
+                 {"learner": "b", "permutation": perm, "mistake_rate": rb}]
+    d = paired_difference(pd.DataFrame(rows), "a", "b")
+    diffs = np.array([-1.0, -1.0, -1.0, 1.0, -1.0])
+    assert d["mean"] == pytest.approx(diffs.mean())
+    from scipy import stats
+    half = stats.t.ppf(0.975, 4) * diffs.std(ddof=1) / np.sqrt(5)
+    assert d["low"] == pytest.approx(diffs.mean() - half) and d["high"] == pytest.approx(diffs.mean() + half)
+    assert (d["wins"], d["ties"], d["losses"], d["n"]) == (4, 0, 1, 5)
+    assert not d["below_zero"] and not d["above_zero"]         # the interval contains 0
+    with pytest.raises(ValueError, match="no learner"):
+        paired_difference(pd.DataFrame(rows), "a", "c")

@@ -115,3 +115,25 @@ def test_per_round_terms_add_up(stream):
     assert np.isclose(rounds["correction"].sum(), run.correction)
     # the composite term: c_t.(w_t+1 - u) >= r(w_t+1) - r(u) on every round, r = alpha/2 ||w||^2
     assert (rounds["correction"] >= 0.025 * (rounds["w_next_sq"] - 8.0) - 1e-12).all()
+
+
+def test_romma_is_a_hinge_step_and_a_projection_onto_its_halfspace():
+    # mistake-driven ROMMA = hinge step + Euclidean projection onto H_t = {w : w.w_t >= W}
+    from olearn import ROMMA
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(2000, 10))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    u0 = rng.normal(size=10)
+    u0 /= np.linalg.norm(u0)
+    keep = np.abs(X @ u0) > 0.1
+    X = X[keep]
+    y = np.where(X @ u0 > 0, 1, -1)
+    u = u0 / 0.1                                  # margin 1 on every row: u is in every H_t
+    lib = ROMMA().fit(X, y)
+    run = oco.omd(X, y, oco.Euclidean(), oco.romma_rule, np.zeros(10), u=u)
+    assert np.array_equal(run.mistakes, lib.mistakes_.astype(bool))
+    assert np.max(np.abs(run.w - lib.coef_.ravel())) < 1e-10 * np.linalg.norm(run.w)
+    assert (run.per_round["correction"] >= -1e-9).all()      # the lemma's sign condition
+    assert (run.per_round["correction"] > 0).sum() >= run.updates.sum() - 2
+    with pytest.raises(ValueError, match="not linearly separable"):
+        oco.romma_rule(np.array([1.0, 0.0]), np.array([2.0, 0.0]), -1, oco.Euclidean())

@@ -48,7 +48,12 @@ gamma_k``, ``eta_k gamma_k = BC/k`` and ``(p-1) eta_k^2 = C^2/k`` gives (1);
 both sides of (1) and of the potential inequality before the margin
 hypotheses are used, ``sum_k [eta_k (y u.x^ - y w_k.x^) - (p-1) eta_k^2/2] <=
 1/2 - D(u, w_{m+1})`` (an equality for ``p = 2`` when no projection is
-active: a test of the constants).
+active: a test of the constants).  The terms ``slack_*`` split the slack of (1),
+``rhs - lhs``, into the five things the proof throws away (each ``>= 0``; they sum to
+it): the final divergence ``D(u, w_{m+1})``, the smoothness inequality (zero for ``p =
+2``), the projections, the margins ``y w_k.x^`` below the target ``(1 - alpha)
+gamma_k`` (times ``eta_k``) and the competitor's margins above ``gamma`` (times
+``eta_k``).
 """
 import math
 
@@ -168,6 +173,46 @@ def _replay_p2(run, stream, trials, norms, margins_hat, C):
     check_replay(run, stream, coefficients * scale)
 
 
+def _replay_path(stream, trials, norms, margins_hat, p, C, u):
+    """Replay the updates in the dual and split the slack of the potential inequality.
+
+    Returns ``(w_final, smoothness, projection)``: the final weight vector rebuilt
+    from the record, and the sums over the updates of what the proof throws away
+    in its two inequalities, both ``>= 0``:
+
+    * smoothness: ``(p-1) eta_k^2 / 2 - [1/2||theta'||_p^2 - 1/2||theta_k||_p^2 -
+      eta_k y w_k.x^]`` (zero for ``p = 2``);
+    * projection: ``D(u, w'_k) - D(u, w_{k+1})`` (zero when ``||w'_k||_q <= 1``).
+    """
+    theta = np.zeros(stream.X.shape[1])
+    root = math.sqrt(p - 1.0)
+    smoothness = projection = 0.0
+
+    def pnorm(v):
+        return float(np.sum(np.abs(v) ** p) ** (1.0 / p))
+
+    def inverse_link(v):          # f^{-1}(theta) = grad 1/2 ||theta||_p^2
+        n = pnorm(v)
+        return np.zeros_like(v) if n == 0.0 else np.sign(v) * np.abs(v) ** (p - 1.0) / n ** (p - 2.0)
+
+    def divergence(v):            # D(u, f^{-1}(v)) with ||u||_q = 1 and theta = v
+        return 0.5 + 0.5 * pnorm(v) ** 2 - float(u @ v)
+
+    for k, t in enumerate(trials, start=1):
+        eta = C / (root * math.sqrt(k))
+        row = stream.X[t]
+        row = np.asarray(row.toarray()).ravel() if sp.issparse(row) else np.asarray(row, dtype=np.float64).ravel()
+        z = eta * stream.y[t] * row / norms[t]
+        new = theta + z
+        smoothness += 0.5 * (p - 1.0) * eta * eta - (0.5 * pnorm(new) ** 2 - 0.5 * pnorm(theta) ** 2
+                                                     - eta * margins_hat[t])
+        scale = max(1.0, pnorm(new))
+        if scale > 1.0:
+            projection += divergence(new) - divergence(new / scale)
+        theta = new / scale
+    return inverse_link(theta), smoothness, projection
+
+
 def alma_bound(run, X, y, u, gamma=None):
     """Our ALMA_p(alpha; B, C) update bound (module docstring, (2a)/(2b)) on a finished run.
 
@@ -236,6 +281,16 @@ def alma_bound(run, X, y, u, gamma=None):
     d_trials = np.maximum(0.0, gamma - margins_u[trials])
     w = np.asarray(run.coef_, dtype=np.float64).ravel()
     divergence = 0.5 + 0.5 * qnorm(w, q) ** 2 - float(u @ link(w, q))
+    # where the slack of (1) goes: rhs - lhs = final divergence + smoothness + projection
+    # + margins below the target + competitor margins above gamma (all >= 0)
+    w_path, smoothness, projection = _replay_path(stream, trials, norms, margins_hat,
+                                                  p, C, u)
+    if not np.allclose(w_path, w, rtol=1e-6, atol=1e-9 * max(1.0, float(np.max(np.abs(w), initial=0.0)))):
+        raise ValueError("The replayed ALMA path does not end at run.coef_: pass the X, y "
+                         "the run saw, in the same order, from a single pass started at w = 0.")
+    gamma_k = (1.0 - alpha) * B * math.sqrt(p - 1.0) / np.sqrt(k)
+    below_target = float(np.sum(eta * (gamma_k - margins_hat[trials])))
+    above_gamma = float(np.sum(eta * np.maximum(0.0, margins_u[trials] - gamma)))
     return make_check(
         "ALMA_p(alpha; B, C): updates <= min of the largest m allowed by (2a) "
         "and by (2b) (our derivation)",
@@ -251,4 +306,7 @@ def alma_bound(run, X, y, u, gamma=None):
         potential_lhs=float(np.sum(eta * (margins_u[trials] - margins_hat[trials])
                                    - 0.5 * (p - 1.0) * eta ** 2)),
         potential_rhs=float(0.5 - divergence),
-        final_divergence=float(divergence))
+        final_divergence=float(divergence),
+        slack_final_divergence=float(divergence), slack_smoothness=float(smoothness),
+        slack_projection=float(projection), slack_below_target=below_target,
+        slack_above_gamma=above_gamma)

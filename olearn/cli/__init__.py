@@ -1,32 +1,41 @@
 """The command line: learn a LIBSVM or CSV file in one online pass, streamed.
 
     olearn train FILE --learner NAME [--param KEY=VALUE ...] [--n-epochs N]
-                 [--shuffle [--random-state S] | --stream] [--test FILE]
+                 [--shuffle [--random-state S] | --in-memory] [--test FILE]
                  [--zero-based WHICH]
                  [--save-model PATH] [--save-record PATH] [--quiet]
+    olearn predict MODEL FILE [--output PATH] [--scores]
     olearn compile [--learner NAME ...]
 
 (also ``python -m olearn ...``), as SOL's ``sol_train`` and Vowpal Wabbit are
 used.  ``train`` first checks the learner, its parameters, the options and
 the output paths, then reads every input file once (LIBSVM, also gzipped,
-by the compiled :func:`olearn.datasets.read_libsvm`, value for value
+by the compiled reader of :mod:`olearn.datasets.libsvm`, value for value
 scikit-learn's ``load_svmlight_file``; or CSV with the label in the first
 column; the format is told from the first line) so that a bad value, a NaN,
 a third label or a test file wider than the training file is reported
 before learning.  Then the learner sees the rows in file order through
 ``partial_fit`` in chunks whose sizes double from 1,024 up to
-``--chunk-size``.  A file whose parsed form fits in half the memory left is
-read once, whole, and kept; a larger one (or any with ``--stream``) is read
-again in blocks (memory flat in its size; each epoch re-reads it).  The
+``--chunk-size``.  By default a file is streamed: read in blocks by a
+reader thread (:mod:`olearn.cli._pipeline`) once to check it and once per
+epoch, memory flat in its size; ``--in-memory`` reads it whole once and keeps
+it (if its parsed form fits in half the memory left).  An error deep in a
+streamed file is found by the checking pass, before the first update: no
+model is learned or written from a file that turns out unusable.  The
 progress printed after each chunk (rows seen, mistakes, mistake rate,
-updates, seconds) is the learner's own running count.  ``--shuffle`` reads the whole file into memory and learns a new
-permutation every epoch.  ``--test`` scores a held-out file, read in the
-training file's index convention, with the final model; ``--save-model``
-pickles the estimator and ``--save-record`` writes the per-round record
-(``mistakes``, ``margins`` and the row index of every round) as ``.npz``,
-each written to a temporary file then renamed (a crash leaves the previous
-file).  The per-round record is kept only when ``--save-record`` asks for it
-(``record="counts"`` otherwise: a small model, memory flat).
+updates, seconds) is the learner's own running count.  ``--shuffle`` reads
+the whole file into memory and learns a new permutation every epoch.
+``--test`` scores a held-out file, read in the training file's index
+convention, with the final model; ``--save-model`` writes the estimator as
+a model file that loads without running code (:mod:`olearn.cli._model`:
+arrays in ``.npz``, parameters in JSON) and ``--save-record`` writes the
+per-round record (``mistakes``, ``margins`` and the row index of every
+round) as ``.npz``, each written to a temporary file then renamed (a crash
+leaves the previous file).  The per-round record is kept only when
+``--save-record`` asks for it (``record="counts"`` otherwise: a small model,
+memory flat).  ``predict`` reads a model file and writes one label (or, with
+``--scores``, one score) a line for each row of a file, streamed as
+``train`` streams it.
 
 Any estimator of ``olearn.__all__`` can be named; ``--param`` values are
 Python literals (``r=0.5``, ``covariance=diag``, ``variant=PA-I``,
@@ -89,6 +98,18 @@ def build_parser():
     t = sub.add_parser("train", help="learn a file in one online pass (or several)",
                        description=_plain(__doc__.split("\n\n")[2]))
     t.add_argument("file", help="training data: LIBSVM (also .gz/.bz2) or CSV, label first")
+    t.add_argument("shards", nargs="*", metavar="MORE",
+                   help="more files: shards learned on a Dask cluster by iterative "
+                        "parameter mixing, one per file, read by the workers")
+    t.add_argument("--dask-scheduler", metavar="ADDRESS",
+                   help="train the files on this Dask scheduler (tcp://host:8786) by "
+                        "iterative parameter mixing (olearn.distributed)")
+    t.add_argument("--local-workers", type=positive_int, metavar="N",
+                   help="the same on a LocalCluster of N single-threaded worker "
+                        "processes of this machine")
+    t.add_argument("--mixing", choices=("uniform", "mistakes", "confidence"),
+                   default="uniform", help="how the shards' models are mixed after "
+                   "each epoch (with --dask-scheduler or --local-workers)")
     t.add_argument("--learner", default="Perceptron",
                    help="an estimator of olearn.__all__ (default: Perceptron)")
     t.add_argument("--param", action="append", metavar="KEY=VALUE",
@@ -111,20 +132,44 @@ def build_parser():
     t.add_argument("--random-state", type=seed, default=None,
                    help="seed of --shuffle's orders (0 to 2**32 - 1)")
     t.add_argument("--stream", action="store_true",
-                   help="read the file in blocks even if it fits in memory (by default "
-                        "a file whose parsed form fits in half the memory left is read "
-                        "once and kept; a larger one is read in blocks, once to check "
-                        "it and once per epoch)")
+                   help="read the file in blocks (the default; kept for scripts that "
+                        "pass it)")
+    t.add_argument("--in-memory", action="store_true",
+                   help="read the file whole once and keep it for every epoch (if its "
+                        "parsed form fits in half the memory left; else it is streamed). "
+                        "By default the file is streamed: read in blocks, once to check "
+                        "it and once per epoch, memory flat in its size")
     t.add_argument("--chunk-size", type=positive_int, default=65536,
                    help="largest number of rows per partial_fit call")
     t.add_argument("--test", help="held-out file scored with the final model")
-    t.add_argument("--save-model", help="pickle the learned estimator to this path (it "
-                                        "keeps the counts, not the per-round record, "
-                                        "unless --save-record is given)")
+    t.add_argument("--save-model", help="write the learned estimator to this path (numpy "
+                                        ".npz arrays and JSON parameters: it loads "
+                                        "without running code; it keeps the counts, "
+                                        "not the per-round record, unless "
+                                        "--save-record is given; a symbolic link is "
+                                        "followed: the file it points to is replaced "
+                                        "atomically, the link kept)")
     t.add_argument("--save-record", help="write the per-round record (numpy .npz "
-                                         "format, at exactly this path)")
+                                         "format, at exactly this path; a symbolic "
+                                         "link is followed as for --save-model)")
     t.add_argument("--quiet", action="store_true",
                    help="print the summary only, no progress lines")
+    p = sub.add_parser("predict", help="score a file with a model saved by train "
+                                       "--save-model",
+                       description="One predicted label (or, with --scores, one score) "
+                                   "a line for each row of FILE, read as train reads it "
+                                   "(streamed, same format sniffing and index convention "
+                                   "as the training file).")
+    p.add_argument("model", help="a model file written by olearn train --save-model")
+    p.add_argument("file", help="rows to score: LIBSVM (also .gz/.bz2) or CSV, label "
+                                "first (the label is read and ignored)")
+    p.add_argument("--output", help="write the predictions to this file (default: "
+                                    "standard output)")
+    p.add_argument("--scores", action="store_true",
+                   help="write the score of each row (> 0: the second class) instead of "
+                        "its label")
+    p.add_argument("--format", choices=("auto", "libsvm", "csv"), default="auto",
+                   help="file format (default: from the first line)")
     c = sub.add_parser("compile", help="compile the reader and the learners ahead "
                                        "(numba's on-disk cache), so that the first "
                                        "train starts fast")
@@ -135,6 +180,24 @@ def build_parser():
 
 def _terminate(signum, frame):
     raise SystemExit(128 + signum)  # runs the cleanup of a file being written
+
+
+def _interruption(error):
+    """The KeyboardInterrupt or SystemExit (a SIGTERM, :func:`_terminate`)
+    behind a ``SystemError``, or None.
+
+    A signal whose Python handler runs while a numba-compiled function is
+    running (the LIBSVM parser, a learner's pass, the scoring) leaves the
+    handler's exception set while the function returns a result, which
+    CPython reports as ``SystemError: CPUDispatcher(...) returned a result
+    with an exception set``, caused by the interruption."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def main(argv=None, out=None):
@@ -151,7 +214,9 @@ def main(argv=None, out=None):
     try:
         from ._startup import deferred_imports
         with deferred_imports():
-            if args.command == "compile":
+            if args.command == "predict":
+                from ._predict import predict
+            elif args.command == "compile":
                 from ._startup import compile_ahead
                 names = args.learner or learner_names()
                 for name in names:
@@ -160,12 +225,31 @@ def main(argv=None, out=None):
                 make_learner(args.learner, {})  # its family imported, deferring
         if args.command == "compile":
             return 1 if compile_ahead(names, out) else 0
-        train(args, out)
+        if args.command == "predict":
+            with deferred_imports():
+                predict(args, out)
+            return 0
+        from ._distributed import train_distributed, wanted
+        if wanted(args):
+            train_distributed(args, out)
+        elif args.mixing != "uniform":
+            raise UsageError("--mixing mixes shards on a Dask cluster: add "
+                             "--dask-scheduler ADDRESS or --local-workers N")
+        else:
+            train(args, out)
     except UsageError as err:
         print(f"olearn: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)
+        return 130
+    except SystemError as err:     # an interrupt inside compiled code
+        cause = _interruption(err)
+        if cause is None:
+            raise
+        print("olearn: interrupted", file=sys.stderr)
+        if isinstance(cause, SystemExit):
+            raise SystemExit(cause.code) from None   # the SIGTERM status
         return 130
     finally:
         if previous is not None:

@@ -21,8 +21,9 @@ import numpy as np
 
 from ._learners import UsageError
 
-#: bytes of LIBSVM text parsed at a time (whole lines: a longer line is read whole)
-BLOCK_BYTES = 1 << 24
+#: bytes of LIBSVM text read at a time (whole lines: a longer line is read whole);
+#: a block holds up to BLOCK_BYTES / 8 values
+BLOCK_BYTES = 1 << 21
 #: CSV lines parsed at a time
 BLOCK_ROWS = 1 << 16
 #: bytes read to tell the format from the first line
@@ -32,7 +33,14 @@ LIBSVM_FIX = "if it is a LIBSVM file (label index:value ...), pass --format libs
 
 
 def _open_text(path):
-    return gzip.open(path, "rt") if path.suffix == ".gz" else open(path, "rt")
+    """The file as text, decompressed as the LIBSVM reader decompresses it
+    (.gz, .bz2): a bzip2ed CSV was read as raw bytes."""
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt")
+    if path.suffix == ".bz2":
+        import bz2
+        return bz2.open(path, "rt")
+    return open(path, "rt")
 
 
 def _first_line(path):
@@ -62,7 +70,7 @@ def file_format(path, fmt):
             return "libsvm"
         if "," in line or "\t" in line:
             return "csv"
-    name = Path(path).name.lower().removesuffix(".gz")
+    name = Path(path).name.lower().removesuffix(".gz").removesuffix(".bz2")
     return "csv" if name.endswith((".csv", ".tsv", ".txt")) else "libsvm"
 
 
@@ -81,9 +89,14 @@ class InputFile:
 
     # -- the raw blocks ------------------------------------------------------
     def _libsvm_blocks(self, zero_based):
+        """The blocks, parsed ahead by the reader thread into a ring of
+        arrays (:mod:`olearn.cli._pipeline`): use each before taking the next."""
         from olearn.datasets.libsvm import libsvm_blocks
+
+        from ._pipeline import RING, read_ahead
         try:
-            yield from libsvm_blocks(self.path, zero_based, BLOCK_BYTES)
+            yield from read_ahead(libsvm_blocks(self.path, zero_based, BLOCK_BYTES,
+                                                reuse=RING))
         except ValueError as err:  # names the file and the line
             message = str(err).replace("pass zero_based=True or 'auto'",
                                        "pass --zero-based true or auto")
@@ -97,10 +110,14 @@ class InputFile:
         line that is not all numbers is a header."""
         try:
             with _open_text(self.path) as f:
+                # blank and ``#`` comment lines before the first one with data
+                # are skipped: that line is the header, or the first row
                 first = f.readline()
+                while first and not first.split("#", 1)[0].strip():
+                    first = f.readline()
                 delimiter = "\t" if "\t" in first else ","
                 try:
-                    [float(v) for v in first.split(delimiter)]
+                    [float(v) for v in first.split("#", 1)[0].split(delimiter)]
                     pending = [first]
                 except ValueError:  # a header line
                     pending = []

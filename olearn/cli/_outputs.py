@@ -8,6 +8,10 @@ A file is written to a temporary file in the same folder, flushed to disk
 crash, a full disk or a SIGTERM while writing leaves the previous file at the
 path as it was (and at worst a ``.olearn-*.tmp`` file beside it, removed
 when the interruption lets Python run its cleanup).
+
+A path that is a symbolic link is followed, by the check and by the write
+alike (:func:`output_target`): the file the link points to is checked and
+replaced, atomically, by a temporary file in *its* folder; the link stays.
 """
 import os
 import tempfile
@@ -16,6 +20,13 @@ from pathlib import Path
 
 class OutputPathError(Exception):
     """An output path that cannot be written; the message names the fix."""
+
+
+def output_target(path):
+    """The file an output path writes: the end of its chain of symbolic links
+    (``path`` itself when it is not a link)."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def _same_file(a, b):
@@ -31,7 +42,7 @@ def check_outputs(outputs, inputs):
 
     ``outputs``: ``{option: path}`` (``None`` paths skipped); ``inputs``: the
     input paths.  Raises :class:`OutputPathError`."""
-    given = [(option, Path(path)) for option, path in outputs.items() if path]
+    given = [(option, output_target(path)) for option, path in outputs.items() if path]
     for option, path in given:
         folder = path.parent
         if path.is_dir():
@@ -73,7 +84,7 @@ def write_atomically(path, write):
     then rename it to ``path``; on any error (or KeyboardInterrupt/SystemExit,
     as a SIGTERM becomes in :func:`olearn.cli.main`) the temporary file is
     removed and ``path`` keeps its previous contents."""
-    path = Path(path)
+    path = output_target(path)     # a link's target, as check_outputs checked it
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".olearn-{path.name}.",
                                suffix=".tmp")
     try:

@@ -6,7 +6,6 @@ read; every input file is read once (:meth:`~olearn.cli._data.InputFile.scan`)
 before the first update -- format, NaN, labels, widths, the memory a full
 covariance needs; the model is saved before the test file is scored.
 """
-import pickle
 import time
 
 import numpy as np
@@ -14,6 +13,7 @@ import numpy as np
 from ._data import InputFile
 from ._learners import (UsageError, check_learner, check_memory, choose_record,
                         make_learner, parse_params)
+from ._model import ModelFileError, save_model
 from ._outputs import OutputPathError, check_outputs, write_atomically
 
 FIRST_CHUNK = 1024
@@ -143,6 +143,9 @@ def check_options(args):
     if args.stream and args.shuffle:
         raise UsageError("--shuffle holds the whole file in memory, --stream reads it "
                          "in blocks: choose one")
+    if args.stream and args.in_memory:
+        raise UsageError("--in-memory keeps the whole file, --stream reads it in blocks: "
+                         "choose one (streaming is the default)")
     if args.random_state is not None and not args.shuffle:
         raise UsageError("--random-state sets the order --shuffle draws: add --shuffle, "
                          "or leave --random-state out (without --shuffle the rows are "
@@ -211,10 +214,10 @@ def train(args, out):
     start = time.perf_counter()
     train_file = InputFile(args.file, args.format, "training file")
     test_file = InputFile(args.test, args.format, "test file") if args.test else None
-    left = memory_left()
+    left = memory_left() if args.in_memory else None
     for f in (train_file, test_file):
-        if f is not None:
-            f.scan(zero_based, keep=not args.stream and (
+        if f is not None:  # streamed unless --in-memory asks (and the file fits)
+            f.scan(zero_based, keep=args.in_memory and (
                 left is None or f.estimated_memory() < left / 2))
     shift = train_file.shift(zero_based, [test_file] if test_file else [])
     n_features = check_widths(args, train_file, test_file, shift)
@@ -249,8 +252,8 @@ def train(args, out):
           f"{timer.compile:.3f} s, reading {other:.3f} s); total {total:.3f} s",
           file=out, flush=True)
     if args.save_model:
-        save(args.save_model, "--save-model",
-             lambda f: pickle.dump(est, f, protocol=pickle.HIGHEST_PROTOCOL))
+        reading = {"format": train_file.format, "shift": shift, "n_features": n_features}
+        save(args.save_model, "--save-model", lambda f: save_model(f, est, reading))
         kept = ("" if record is None else " with the per-round record" if record == "full"
                 else " (counts only, no per-round record: --save-record keeps it)")
         print(f"model saved to {args.save_model}{kept}", file=out)
@@ -266,6 +269,8 @@ def train(args, out):
 def save(path, option, write):
     try:
         write_atomically(path, write)
+    except ModelFileError as err:  # an attribute only pickle stores: the old file kept
+        raise UsageError(f"{option} {path}: {err}") from None
     except OSError as err:  # a full disk, a folder removed meanwhile: the old file kept
         raise UsageError(f"{option} {path}: cannot write it ({err.strerror or err}); "
                          "any previous file there is unchanged") from None

@@ -11,16 +11,13 @@ to eight at a time, as one 8-byte word (the common index ``123:`` and the
 parts of a number; a sign, ``_`` or a mantissa past 18 digits go byte by
 byte): 0.78 -> 0.62 s for the 297 MB sparse benchmark file here.
 
-Decimal numbers take Clinger's exact fast path [Clinger 1990, "How to read
-floating point numbers accurately", PLDI]: a number ``m * 10**q`` whose integer
-mantissa ``m`` is below ``2**53`` and ``|q| <= 22`` is one IEEE multiply or divide
-of two exact doubles (``10**22`` is the largest exact power of ten), hence
-correctly rounded, hence equal to ``strtod``.  ``q > 22`` is first brought down
-by moving powers of ten into ``m`` while ``m`` stays below ``2**53`` (still
-exact).  Every other token (``m >= 2**53``, so any 17 or more significant
-digits; a larger exponent; ``nan``/``inf``, underscores, anything not a plain
-decimal) is handed back by position and parsed by Python's ``float()``, as
-scikit-learn parses every token.
+Decimal numbers (at most 18 significant digits) are converted in the compiled
+pass by Clinger's exact fast path, then the Eisel-Lemire algorithm
+(:mod:`olearn.datasets._decimal`, which cites both): each correctly rounded,
+hence equal to ``strtod``.  Every other token (19 or more significant digits,
+``nan``/``inf``, underscores, anything not a plain decimal, and the cases
+Eisel-Lemire leaves undecided) is handed back by position and parsed by
+Python's ``float()``, as scikit-learn parses every token.
 
 The semantics are scikit-learn's: ``#`` starts a comment to the end of the line,
 blank lines are skipped, lines end at ``\\n`` (a ``\\r`` is whitespace), a first
@@ -46,16 +43,15 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .._intrinsics import element_pointer
+from ._decimal import clinger, eisel_lemire
 
 __all__ = ["libsvm_blocks", "read_libsvm"]
 
-# 10**0 .. 10**22: every one an exact double.
-_POW10 = np.array([10.0 ** k for k in range(23)])
-_TWO53 = 1 << 53
 _INDEX_MAX = 2**31 - 1  # scikit-learn stores a line's indices in a C int
 
 # status codes of the compiled pass (0: success)
 _NO_COLON, _BAD_INDEX, _NEGATIVE, _ZERO_ONE_BASED, _UNSORTED, _TOO_LARGE, _QID = range(1, 8)
+_FULL = 8  # the output arrays are full (not an error: parse on into new ones)
 
 # byte classes: what ends a token (scikit-learn cuts each line at its first '#',
 # then splits it on bytes.split()'s whitespace: space, \t, \n, \v, \f, \r)
@@ -218,15 +214,11 @@ def _scan_float(buf, i, n):
         return False, 0.0, i
     if mantissa == 0:
         return True, -0.0 if negative else 0.0, i
-    while exponent > 22 and mantissa < _TWO53 // 10:
-        mantissa *= 10  # exact: the mantissa stays below 2**53
-        exponent -= 1
-    if mantissa >= _TWO53 or exponent > 22 or exponent < -22:
-        return False, 0.0, i
-    if exponent >= 0:
-        value = np.float64(mantissa) * _POW10[exponent]
-    else:
-        value = np.float64(mantissa) / _POW10[-exponent]
+    ok, value = clinger(mantissa, exponent)
+    if not ok:
+        ok, value = eisel_lemire(mantissa, exponent)
+        if not ok:
+            return False, 0.0, i
     return True, -value if negative else value, i
 
 
@@ -290,14 +282,17 @@ def _grow(fallback):
     return bigger
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _parse(buf, one_based, labels, indptr, indices, data):
-    """One pass over the bytes.
+    """One pass over the bytes ``buf`` (whole lines), without the GIL (a reader thread parses while the main
+    thread learns).
 
     Returns ``(status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
-    smallest, largest)``: ``fallback[k] = (slot, start, end)`` is a token for
+    smallest, largest, end)``: ``fallback[k] = (slot, start, end)`` is a token for
     Python's ``float()`` (``slot >= 0``: ``data[slot]``, else ``labels[-slot - 1]``);
-    on an error, ``line`` and the token's byte range say where.
+    on an error, ``line`` and the token's byte range say where.  When the
+    arrays fill up (``status == _FULL``), the rows parsed are those before the
+    line that did not fit, which starts at ``end`` (``line`` lines were read).
     """
     n = buf.shape[0]
     fallback = np.empty((1024, 3), np.int64)
@@ -308,8 +303,14 @@ def _parse(buf, one_based, labels, indptr, indices, data):
     smallest = np.int64(_INDEX_MAX + 1)
     largest = np.int64(-1)
     i = 0
+    capacity = indices.shape[0]
+    max_rows = labels.shape[0]
     indptr[0] = 0
     while i < n:
+        if row == max_rows:
+            return _FULL, row, nnz, line, 0, 0, fallback, n_fallback, smallest, largest, i
+        line_start, line_fallback, line_smallest, line_largest = (
+            i, n_fallback, smallest, largest)
         line += 1
         n_tokens = 0
         previous = np.int64(-1)
@@ -338,7 +339,8 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                 while colon < i and buf[colon] != 58:
                     colon += 1
                 if colon == i:
-                    return _QID, row, nnz, line, start, i, fallback, n_fallback, smallest, largest
+                    return (_QID, row, nnz, line, start, i, fallback, n_fallback,
+                            smallest, largest, i)
                 continue
             status, idx, i = _scan_index(buf, i, n)
             if status == 0 and one_based and idx == 0:
@@ -347,7 +349,12 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                 status = _UNSORTED
             if status != 0:
                 i = _token_end(buf, i, n)
-                return status, row, nnz, line, start, i, fallback, n_fallback, smallest, largest
+                return (status, row, nnz, line, start, i, fallback, n_fallback,
+                        smallest, largest, i)
+            if nnz == capacity:  # the line does not fit: undone, for the next call
+                nnz = indptr[row]
+                return (_FULL, row, nnz, line - 1, 0, 0, fallback, line_fallback,
+                        line_smallest, line_largest, line_start)
             previous = idx
             if idx < smallest:
                 smallest = idx
@@ -371,7 +378,7 @@ def _parse(buf, one_based, labels, indptr, indices, data):
         while i < n and buf[i] != 10:  # a comment, to the end of the line
             i += 1
         i += 1
-    return 0, row, nnz, line, 0, 0, fallback, n_fallback, smallest, largest
+    return 0, row, nnz, line, 0, 0, fallback, n_fallback, smallest, largest, min(i, n)
 
 
 def _read_bytes(path: Path) -> np.ndarray:
@@ -511,7 +518,7 @@ def parse_block(buf, path, zero_based, first_line=1):
     indices = np.empty(n_pairs, np.int64)
     data = np.empty(n_pairs, np.float64)
     (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
-     smallest, largest) = _parse(buf, zero_based is False, labels, indptr, indices, data)
+     smallest, largest, _) = _parse(buf, zero_based is False, labels, indptr, indices, data)
     # tokens before an error are checked first: the first fault in the file is reported
     if n_fallback:
         _parse_fallback(path, buf, fallback[:n_fallback], labels, data, first_line)
@@ -585,36 +592,104 @@ def open_bytes(path):
     return open(path, "rb")
 
 
-def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 24):
-    """The file's :class:`Block` s in order, each parsed from about
-    ``block_bytes`` of whole lines: memory stays flat in the file's size.
-    Together they hold the rows and values :func:`read_libsvm` returns (every
-    token is parsed alone, so where the file is cut changes nothing); the
-    caller shifts the indices (:func:`shift_of`) once it knows the
-    convention of the whole file."""
+class _Arrays:
+    """Output arrays of the compiled pass for up to ``pairs`` values and
+    ``rows`` rows (doubled by :meth:`grow` for a line that does not fit)."""
+
+    def __init__(self, pairs, rows):
+        self.labels = np.empty(rows, np.float64)
+        self.indptr = np.empty(rows + 1, np.int64)
+        self.indices = np.empty(pairs, np.int64)
+        self.data = np.empty(pairs, np.float64)
+
+    def grow(self):
+        self.__init__(2 * self.indices.shape[0], 2 * self.labels.shape[0])
+
+
+def _read_into(f, view):
+    """Fill ``view`` from ``f`` (several reads if needed); the bytes read."""
+    got = 0
+    while got < len(view):
+        n = f.readinto(view[got:])
+        if not n:
+            break
+        got += n
+    return got
+
+
+def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 22, reuse=0):
+    """The file's :class:`Block` s in order, memory flat in the file's size.
+
+    The bytes are read (``readinto``, no new bytes object per block) into a
+    text buffer of ``block_bytes`` (grown to hold a longer line), and the
+    compiled pass parses its whole lines into arrays for about
+    ``block_bytes / 8`` values; when they are full it stops before the line
+    that does not fit and the next block starts there.  ``reuse=k``: the
+    blocks' arrays are ``k`` sets used in turn (no new pages, hence no page
+    faults, after the first ``k`` blocks: the caller must be done with a
+    block ``k - 1`` blocks later); 0: new arrays for every block.
+
+    Together the blocks hold the rows and values :func:`read_libsvm` returns
+    (every token is parsed alone, so where the file is cut changes nothing);
+    the caller shifts the indices (:func:`shift_of`) once it knows the
+    convention of the whole file.  An error names the line of the file."""
     zero_based = check_zero_based(zero_based)
     path = Path(path)
+    one_based = zero_based is False
+    pairs = max(block_bytes // 8, 16)
+    rows = max(pairs // 4, 16)
+    ring = [_Arrays(pairs, rows) for _ in range(reuse)]
+    text = bytearray(max(block_bytes, 64))
+    filled = pos = 0
+    eof = False
     first_line = 1
+    k = 0
     with open_bytes(path) as f:
-        tail = b""
         while True:
-            chunk = f.read(block_bytes)
-            if not chunk:
-                text, tail = tail, b""
-            else:
-                text = tail + chunk
-                cut = text.rfind(b"\n") + 1
-                if cut == 0:      # no line ends in it yet: read on
-                    tail = text
+            end = text.rfind(b"\n", pos, filled) + 1
+            if end <= pos:  # no whole line left in the buffer
+                if eof:
+                    if pos == filled:
+                        return
+                    end = filled  # the last line, without its newline
+                else:
+                    tail = filled - pos
+                    if tail == len(text):  # a line longer than the buffer
+                        text = text[pos:filled] + bytearray(len(text))
+                    else:
+                        text[:tail] = text[pos:filled]
+                    filled, pos = tail, 0
+                    got = _read_into(f, memoryview(text)[filled:])
+                    eof = got < len(text) - filled
+                    filled += got
                     continue
-                text, tail = text[:cut], text[cut:]
-            if not text:
-                return
-            buf = np.frombuffer(text, np.uint8)  # read-only, as _read_bytes' buffer
-            yield parse_block(buf, path, zero_based, first_line)
-            first_line += _count(buf, 10)
-            if not chunk:
-                return
+            buf = np.frombuffer(text, np.uint8)[pos:end]
+            buf.flags.writeable = False  # one compiled signature with _read_bytes'
+            arrays = ring[k % reuse] if reuse else _Arrays(pairs, rows)
+            while True:
+                (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
+                 smallest, largest, stop) = _parse(buf, one_based, arrays.labels,
+                                                   arrays.indptr, arrays.indices,
+                                                   arrays.data)
+                if status == _FULL and n_rows == 0:
+                    arrays.grow()  # a line with more values than the arrays hold
+                    continue
+                break
+            if n_fallback:
+                _parse_fallback(path, buf, fallback[:n_fallback], arrays.labels,
+                                arrays.data, first_line)
+            if status and status != _FULL:
+                message = _FIXES[status].format(tok=_token(buf, err_start, err_end),
+                                                max=_INDEX_MAX)
+                raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
+            del buf  # the text buffer is not resized while an array views it
+            block = Block(arrays.labels[:n_rows], arrays.indptr[:n_rows + 1],
+                          arrays.indices[:nnz], arrays.data[:nnz], smallest, largest)
+            block.n_bytes = stop
+            yield block
+            first_line += line
+            pos += stop
+            k += 1
 
 
 def _sparse_interface() -> str:

@@ -173,3 +173,29 @@ def majority_rate(name):
     labels = np.asarray(load(name).y)
     positive = np.mean(labels == np.unique(labels)[1])
     return float(min(positive, 1 - positive))
+
+
+def paired_difference(table, a, b, confidence=0.95):
+    """Learner ``a`` minus learner ``b`` on the same permutations of a stored table.
+
+    ``table`` is a tidy run table (columns ``learner``, ``permutation``,
+    ``mistake_rate``).  Returns a dict: ``mean`` difference of the mistake rate in
+    percentage points, the t-interval ``low``/``high`` of that mean over the
+    permutations (paired: both learners saw the same stream), and the counts of
+    permutations where ``a`` makes fewer (``wins``), as many (``ties``) or more
+    (``losses``) mistakes.  ``below_zero``/``above_zero``: the interval excludes 0.
+    """
+    from .runner import t_interval
+
+    wide = table.pivot(index="permutation", columns="learner", values="mistake_rate")
+    missing = [n for n in (a, b) if n not in wide.columns]
+    if missing:
+        raise ValueError(f"no learner {missing} in the table; it has {list(wide.columns)}.")
+    d = 100.0 * (wide[a] - wide[b]).dropna().to_numpy()
+    if d.size < 2:
+        raise ValueError(f"{a} and {b} share {d.size} permutation(s); an interval needs 2.")
+    mean, half = t_interval(d, confidence)
+    return {"mean": float(mean), "low": float(mean - half), "high": float(mean + half),
+            "n": int(d.size), "wins": int((d < 0).sum()), "ties": int((d == 0).sum()),
+            "losses": int((d > 0).sum()), "below_zero": bool(mean + half < 0),
+            "above_zero": bool(mean - half > 0)}

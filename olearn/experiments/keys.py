@@ -17,13 +17,39 @@ Code is keyed by what it computes, wherever it comes from:
   Editing any of these (and reloading it, or running in a new process) changes
   the key.
 
-What cannot be keyed reliably (a callable object with hidden state, a bound
-method, an empty closure cell, a value with no stable description, a user
-module passed as a value) raises :class:`UncacheableError`, and the runner runs
-that learner uncached with a warning that says why.
+Every name the user's code reads is accounted for, or the task is not cached:
+
+* a global the function reads that is neither defined in its module nor a
+  builtin raises :class:`UncacheableError` (it is never dropped silently);
+* an ``import`` inside a function (``def k(A, B): from mykernels import k``)
+  is keyed through ``sys.modules`` like a module the function reads as a
+  global (importing it if it is not loaded yet);
+* ``getattr(module, "k")`` names ``k`` by a string constant: string constants
+  count as attribute names; a function that reads attributes it may not name
+  (``getattr``, ``hasattr``, ``vars``, ``globals``, ``__dict__``) has every
+  attribute of the user's modules it reaches keyed;
+* code that imports or evaluates by a name known only at run time
+  (``importlib.import_module``, ``__import__``, ``eval``, ``exec``,
+  ``compile``) raises :class:`UncacheableError`;
+* a dataclass instance is keyed by its class and the values of its fields;
+* olearn's data sets (:mod:`olearn.datasets`), reached by the code, are keyed
+  by the registered sha256 of every file (``load`` checks them).
+
+What the code reads from outside Python -- a file, an environment variable, a
+database, the clock -- is *not* keyed: name it in the runner's ``depends_on=``
+(files by their content, :class:`Env` by the variable's value,
+:func:`dependencies_key`).  What cannot be keyed reliably (a callable object
+with hidden state, a bound method, an empty closure cell, a value with no
+stable description, a user module passed as a value) raises
+:class:`UncacheableError`, and the runner runs that learner uncached with a
+warning that says why.
 """
 import builtins
+import dataclasses
+import dis
 import functools
+import importlib
+import importlib.util
 import hashlib
 import inspect
 import json
@@ -65,6 +91,59 @@ class UncacheableError(ValueError):
     """A parameter value that no cache key can describe reliably."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Env:
+    """An environment variable a task depends on (``run(..., depends_on=[Env("X")])``):
+    keyed by its value (unset is a value of its own)."""
+
+    name: str
+
+
+def dependencies_key(depends_on):
+    """A JSON description of what the code reads from outside Python.
+
+    ``depends_on`` lists paths (``str`` or ``os.PathLike``: a file by the
+    sha256 of its content, a folder by the relative paths and contents of
+    every file under it) and :class:`Env` variables (by their value).  A path
+    that does not exist raises ``FileNotFoundError``; anything else raises
+    ``TypeError``.
+    """
+    if depends_on is None:
+        return []
+    if isinstance(depends_on, (str, os.PathLike, Env)):
+        depends_on = [depends_on]
+    described = []
+    for item in depends_on:
+        if isinstance(item, Env):
+            described.append({"env": item.name, "value": os.environ.get(item.name)})
+        elif isinstance(item, (str, os.PathLike)):
+            path = Path(item)
+            if path.is_file():
+                described.append({"file": str(path), "sha256": _file_sha256(path)})
+            elif path.is_dir():
+                files = sorted(p for p in path.rglob("*") if p.is_file())
+                described.append({"folder": str(path), "files": [
+                    [str(p.relative_to(path)), _file_sha256(p)] for p in files]})
+            else:
+                raise FileNotFoundError(
+                    f"depends_on names {str(path)!r}, which does not exist: give "
+                    f"the path of the file or folder the code reads.")
+        else:
+            raise TypeError(
+                f"depends_on takes paths and olearn.experiments.Env(name), got "
+                f"{type(item).__name__} {_short(item)}; pass a value the code "
+                f"reads as a learner parameter instead.")
+    return described
+
+
+def _file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _jsonable(value, key=False):
     """A stable, JSON-serialisable description of a parameter value.
 
@@ -80,6 +159,9 @@ def _jsonable(value, key=False):
                 for k, v in sorted(value.items(), key=str)}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v, key) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return {type(value).__name__: sorted(
+            (_jsonable(v, key) for v in value), key=lambda v: json.dumps(v, sort_keys=True))}
     if isinstance(value, np.random.RandomState):
         return {"RandomState": _jsonable(value.get_state(legacy=False))}
     if isinstance(value, np.random.Generator):
@@ -94,6 +176,11 @@ def _jsonable(value, key=False):
         return value
     if key and isinstance(value, types.ModuleType):
         return module_key(value)
+    if key and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        state = (vars(value) if hasattr(value, "__dict__")
+                 else {f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+        return {"dataclass": class_key(type(value)),
+                "fields": [[k, _jsonable(v, key)] for k, v in sorted(state.items())]}
     if key and callable(value):
         return callable_key(value)
     if callable(value) and hasattr(value, "__qualname__"):
@@ -133,11 +220,59 @@ def _const_key(const):
     return f"{type(const).__name__}:{const!r}"
 
 
+#: builtins that read attributes or namespaces by a name the code may compute
+_DYNAMIC_READS = frozenset({"getattr", "hasattr", "vars", "globals", "locals", "dir"})
+#: names that import or evaluate code chosen at run time: nothing to key
+_UNKEYABLE = frozenset({"eval", "exec", "compile", "__import__", "import_module",
+                        "reload", "run_path", "run_module"})
+
+
 def _global_names(code):
+    """The names ``code`` (nested code objects too) may use as attributes:
+    ``co_names`` and the string constants that are identifiers."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _global_names(const)
+        elif isinstance(const, str) and const.isidentifier():
+            names.add(const)
+        elif isinstance(const, tuple):
+            names |= {c for c in const if isinstance(c, str) and c.isidentifier()}
+    return names
+
+
+_GLOBAL_OPS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
+
+
+def _reads(code):
+    """``(globals, imports)``: the global names ``code`` loads and the modules
+    it imports, ``(name, level, fromlist)``, nested code objects included (a
+    class body's names it defines itself are not globals)."""
+    loads, imports = set(), set()
+    instructions = list(dis.get_instructions(code))
+    stored = {ins.argval for ins in instructions if ins.opname == "STORE_NAME"}
+    for i, ins in enumerate(instructions):
+        if ins.opname in _GLOBAL_OPS and not (ins.opname == "LOAD_NAME"
+                                             and ins.argval in stored):
+            loads.add(ins.argval)
+        elif ins.opname == "IMPORT_NAME":
+            level = instructions[i - 2].argval if i >= 2 else 0
+            fromlist = instructions[i - 1].argval if i >= 1 else None
+            imports.add((ins.argval, level if isinstance(level, int) else 0,
+                         tuple(fromlist) if isinstance(fromlist, tuple) else ()))
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner_loads, inner_imports = _reads(const)
+            loads |= inner_loads
+            imports |= inner_imports
+    return loads, imports
+
+
+def _co_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _co_names(const)
     return names
 
 
@@ -194,21 +329,46 @@ def _recursion_guard(obj, name, make):
         _KEYING.pop()
 
 
+#: ``module_key(module, EVERY)``: all the attributes of a user's module
+EVERY = "every attribute"
+#: entries of a module's namespace that say nothing about what it computes
+_MODULE_BOOKKEEPING = frozenset({
+    "__name__", "__qualname__", "__doc__", "__file__", "__cached__", "__loader__",
+    "__spec__", "__package__", "__path__", "__builtins__", "__annotations__",
+    "__warningregistry__"})
+
+
+def _olearn_key(kind, name, digest, module_name):
+    """olearn's code: its source digest, and the registered sha256 of every
+    data file when the code is (or reaches) :mod:`olearn.datasets`."""
+    described = {kind: name, "source": digest}
+    if module_name.startswith("olearn.datasets") or module_name == "olearn":
+        described["data"] = registered_checksums()
+    return described
+
+
+def registered_checksums():
+    """``{path: sha256}`` of every file of olearn's data registry."""
+    from ..datasets._registry import FILES
+
+    return {path: entry.sha256 for path, entry in sorted(FILES.items())}
+
+
 def module_key(module, names=None):
     """A JSON description of a module as code reading it sees it.
 
     olearn's modules: the name and :func:`source_digest`; a library's: the name
     and the package's version; the user's: the values of its attributes named
     in ``names`` (the names the reading code uses: ``k`` in ``mykernels.k``),
-    each keyed as a parameter value (:func:`callable_key` for functions and
-    classes).  A user module with no such names (a module passed as a value)
-    raises :class:`UncacheableError`: nothing says which of its attributes are
-    used.
+    or of all its attributes when ``names`` is :data:`EVERY`, each keyed as a
+    parameter value (:func:`callable_key` for functions and classes).  A user
+    module with no such names (a module passed as a value) raises
+    :class:`UncacheableError`: nothing says which of its attributes are used.
     """
     name = module.__name__
     origin = _origin(name)
     if origin == "olearn":
-        return {"module": name, "source": _modules_digest((name,))}
+        return _olearn_key("module", name, _modules_digest((name,)), name)
     if origin == "library":
         return {"module": name, "version": _library_version(name)}
     if names is None:
@@ -218,7 +378,9 @@ def module_key(module, names=None):
 
     def make():
         attributes = []
-        for attribute in sorted(names):
+        wanted = ([k for k in vars(module) if k not in _MODULE_BOOKKEEPING]
+                  if names == EVERY else names)
+        for attribute in sorted(wanted):
             if attribute in vars(module):
                 value = vars(module)[attribute]
                 attributes.append([attribute, module_key(value, names)
@@ -247,6 +409,9 @@ def _member_key(value):
         return {"cached_property": callable_key(value.func)}
     if isinstance(value, types.FunctionType):
         return callable_key(value)
+    if isinstance(value, dict) and value and all(
+            isinstance(v, dataclasses.Field) for v in value.values()):
+        return {"dataclass_fields": [[k, _field_key(v)] for k, v in sorted(value.items())]}
     if type(value).__name__ == "RequestMethod":     # scikit-learn's set_*_request
         return {"RequestMethod": [getattr(value, "name", None),
                                   sorted(getattr(value, "keys", ()))]}
@@ -257,6 +422,16 @@ def _member_key(value):
         if " at 0x" in text:
             raise
         return {"repr": text}
+
+
+def _field_key(field):
+    """A dataclass field: its default (or default factory) and its options."""
+    missing = dataclasses.MISSING
+    return {"default": None if field.default is missing else _jsonable(field.default, key=True),
+            "factory": None if field.default_factory is missing
+            else callable_key(field.default_factory),
+            "options": [field.init, field.repr, field.compare, repr(field.hash),
+                        repr(getattr(field, "kw_only", None))]}
 
 
 def class_key(cls):
@@ -270,7 +445,7 @@ def class_key(cls):
     name = _qualname(cls)
     origin = _origin(cls.__module__)
     if origin == "olearn":
-        return {"class": name, "source": source_digest(cls)}
+        return _olearn_key("class", name, source_digest(cls), cls.__module__)
     if origin == "library":
         return {"class": name, "version": _library_version(cls.__module__)}
 
@@ -320,7 +495,8 @@ def callable_key(fn):
     name = f"{fn.__module__}.{fn.__qualname__}"
     origin = _origin(fn.__module__ or "")
     if origin == "olearn":
-        return {"function": name, "source": _modules_digest((fn.__module__,))}
+        return _olearn_key("function", name, _modules_digest((fn.__module__,)),
+                           fn.__module__)
     if origin == "library":
         return {"function": name, "version": _library_version(fn.__module__)}
     return _recursion_guard(fn, name, lambda: _function_key(fn, name))
@@ -341,10 +517,19 @@ def _named_library_function(fn):
 def _function_key(fn, name):
     code = fn.__code__
     names = _global_names(code)
+    loads, imports = _reads(code)
+    used = loads | _co_names(code)
+    unkeyable = sorted(used & _UNKEYABLE)
+    if unkeyable:
+        raise UncacheableError(
+            f"{name} calls {unkeyable[0]}, which runs or imports code the cache "
+            f"key cannot see")
+    # getattr(module, name), vars(module)...: any attribute may be read
+    every = EVERY if (used & _DYNAMIC_READS or "__dict__" in used) else names
 
     def value_key(value):
         if isinstance(value, types.ModuleType):
-            return module_key(value, names)
+            return module_key(value, every)
         return _jsonable(value, key=True)
 
     closure = []
@@ -357,15 +542,54 @@ def _function_key(fn, name):
                 f"empty") from None
         closure.append([var, value_key(content)])
     global_values = []
-    for var in sorted(names):
+    for var in sorted(names | loads):
         if var in fn.__globals__:
             global_values.append([var, value_key(fn.__globals__[var])])
-        elif hasattr(builtins, var):
+        elif var in loads and hasattr(builtins, var):
             global_values.append([var, "builtin"])
+        elif var in loads:
+            raise UncacheableError(
+                f"{name} reads the global {var!r}, which its module does not "
+                f"define, so the cache key cannot say what it is (define it "
+                f"before running, or pass it as a parameter)")
+    imported = []
+    for module_name, level, fromlist in sorted(imports):
+        resolved = _imported_name(fn, name, module_name, level)
+        modules = [resolved] + [f"{resolved}.{a}" for a in fromlist
+                                if f"{resolved}.{a}" in sys.modules]
+        if not fromlist and "." in resolved:
+            modules.append(resolved.split(".")[0])   # `import a.b` binds a
+        for each in modules:
+            imported.append([each, value_key(_import(name, each))])
     return {"function": name, "code": _code_key(code),
             "defaults": _jsonable(list(fn.__defaults__ or ()), key=True),
             "kwdefaults": _jsonable(dict(fn.__kwdefaults__ or {}), key=True),
-            "closure": closure, "globals": global_values}
+            "closure": closure, "globals": global_values, "imports": imported}
+
+
+def _imported_name(fn, name, module_name, level):
+    if not level:
+        return module_name
+    package = fn.__globals__.get("__package__") or ""
+    try:
+        return importlib.util.resolve_name("." * level + (module_name or ""), package)
+    except (ImportError, ValueError) as error:
+        raise UncacheableError(f"{name} imports a relative module the cache key "
+                               f"cannot resolve ({error})") from None
+
+
+def _import(name, module_name):
+    """The module an ``import`` inside ``name`` gets: from ``sys.modules``,
+    else imported now (as the function would)."""
+    module = sys.modules.get(module_name)
+    if module is not None:
+        return module
+    try:
+        return importlib.import_module(module_name)
+    except Exception as error:
+        raise UncacheableError(
+            f"{name} imports {module_name}, which cannot be imported here "
+            f"({type(error).__name__}: {error})") from None
 
 
 def _qualname(cls):
@@ -431,8 +655,12 @@ def deterministic(estimator):
     return True
 
 
-def task_key(estimator, fingerprint, seed, n_rounds):
-    """The cache key of one task and the description it hashes."""
+def task_key(estimator, fingerprint, seed, n_rounds, depends_on=None):
+    """The cache key of one task and the description it hashes.
+
+    ``depends_on``: :func:`dependencies_key` of what the code reads from
+    outside Python (left out of the description when empty).
+    """
     from .. import __version__
 
     cls = type(estimator)
@@ -448,6 +676,8 @@ def task_key(estimator, fingerprint, seed, n_rounds):
         "seed": list(seed),
         "n_rounds": n_rounds,
     }
+    if depends_on:
+        description["depends_on"] = depends_on
     text = json.dumps(description, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest(), text
 

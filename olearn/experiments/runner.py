@@ -50,9 +50,24 @@ holds and the globals it reads -- a module among them by the attributes the
 code names (``mykernels.k``), so editing and reloading ``mykernels`` changes
 the key (:func:`callable_key`); a learner of the user's own class, also nested
 (``Averaged(MyLearner())``), by its bases and everything its class body
-defines (:func:`class_key`).  What cannot be keyed reliably (a callable object
-with hidden state, a bound method, an empty closure cell, a value with no
-stable description) is run uncached, with a one-line warning that says why.
+defines (:func:`class_key`).  A name the code reads that the key cannot
+account for is never dropped: an ``import`` inside a function is keyed through
+``sys.modules``; ``getattr(module, "k")`` by the string constant (and a function
+that reads attributes by computed names has all the attributes of the user's
+modules it reaches keyed); a global its module does not define, ``eval``,
+``exec`` and ``importlib.import_module`` make the learner uncacheable.  Data
+read through :mod:`olearn.datasets` are keyed by the registered sha256 of the
+files.  What cannot be keyed reliably (a callable object with hidden state, a
+bound method, an empty closure cell, a value with no stable description, a name
+the key cannot account for) is run uncached, with a one-line warning that says
+why.
+
+Not keyed, unless named in ``depends_on=``: what the code reads from outside
+Python -- a file (``open``, ``np.load``, ``pd.read_csv`` of a path that is not
+an olearn data set), an environment variable, a database, the network, the
+clock.  ``depends_on=["weights.npy", Env("SCALE")]`` keys files (and folders)
+by their content and environment variables by their value; without it, editing
+such a file returns the old results.
 On reading, an entry must carry the very description its key hashes; one that
 does not (a file copied over another key's), or that is empty, damaged or a
 directory (what a crash leaves), is recomputed and rewritten, with one warning
@@ -78,9 +93,9 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 
 from .cache import CacheFolderError, TaskCache, default_cache_dir  # noqa: F401
-from .keys import (CACHE_FORMAT, UncacheableError, _jsonable, callable_key,  # noqa: F401
-                   class_key, data_fingerprint, deterministic, module_key,
-                   source_digest, task_key)
+from .keys import (CACHE_FORMAT, Env, UncacheableError, _jsonable,  # noqa: F401
+                   callable_key, class_key, data_fingerprint, dependencies_key,
+                   deterministic, module_key, source_digest, task_key)
 
 TABLE_COLUMNS = ["learner", "dataset", "permutation", "n_rounds", "n_mistakes",
                  "mistake_rate", "n_updates", "n_support", "seconds", "cached"]
@@ -373,7 +388,7 @@ def _parallel(n_jobs):
 
 def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
         n_jobs=1, dataset=None, cache=True, cache_dir=None, progress=True,
-        curve_points=50_000):
+        curve_points=50_000, depends_on=None):
     """Fit every learner once on each of ``n_permutations`` orders of ``(X, y)``.
 
     Parameters
@@ -404,6 +419,11 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
     curve_points : int, default=50_000
         Keep curves at every round up to this many rounds, else at a
         log + linear grid of this many rounds (:func:`checkpoint_rounds`).
+    depends_on : list of paths and :class:`Env`, optional
+        What the learners' code reads from outside Python (files, folders,
+        environment variables), keyed by content and value: the cache keys
+        no file the code opens and no variable it reads unless named here
+        (see the module docstring for what is and is not keyed).
 
     Returns
     -------
@@ -421,6 +441,7 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
             raise ValueError(f"n_rounds={n_rounds} exceeds the {n} examples.")
     stream = n if n_rounds is None else n_rounds
     fingerprint = data_fingerprint(X, y)
+    outside = dependencies_key(depends_on)
     tasks = [(label, est, p) for label, est in learners.items()
              for p in range(n_perm)]
 
@@ -441,7 +462,7 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
                 uncacheable.add(label)
                 continue
             try:
-                task_key(est, fingerprint, (seed0, 0), stream)
+                task_key(est, fingerprint, (seed0, 0), stream, outside)
             except UncacheableError as error:
                 uncacheable.add(label)
                 warnings.warn(f"Learner {label!r} is not cached: {error}.",
@@ -449,7 +470,7 @@ def run(learners, X, y, n_permutations=20, random_state=0, *, n_rounds=None,
         for i, (label, est, p) in enumerate(tasks):
             if label in uncacheable:
                 continue
-            keys[i] = task_key(est, fingerprint, (seed0, p), stream)
+            keys[i] = task_key(est, fingerprint, (seed0, p), stream, outside)
             found = store.load(*keys[i])
             if found is not None:
                 outcomes[i] = (*found, True)

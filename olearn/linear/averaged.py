@@ -38,17 +38,16 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
-from .._rows import csr_dot_average, csr_dot_vote, sparse_scores
+from .._rows import csr_dot_average, csr_dot_vote, dense_scores, sparse_scores
 from ..base import (_PER_ROUND, FrozenParameterError, NonFiniteModelError,
                     OnlineClassifier, checked_scores, validate_rows)
 from .core import SCALE, SUM_SCALE, LinearClassifier
 from .pa import PA
 from .perceptron import Perceptron
 from .romma import ROMMA, AggressiveROMMA
-from .winnow import WinnowClassifier
+from .winnow import WinnowClassifier, finite_scores
 
 _RECORD = ("classes_", "n_features_in_", "n_rounds_", "n_mistakes_",
            "n_updates_") + _PER_ROUND
@@ -344,10 +343,21 @@ class Averaged(OnlineClassifier):
         check_is_fitted(self, "learner_")
         X = validate_rows(self, X)
         if isinstance(self.learner_, WinnowClassifier):
-            return checked_scores(self, self.learner_._averaged_decision(X))
+            return finite_scores(self, checked_scores(
+                self, self.learner_._averaged_decision(X)))
         if sp.issparse(X):
             return checked_scores(self, self._sparse_decision(X))
-        return checked_scores(self, safe_sparse_dot(X, self.coef_.ravel()))
+        return checked_scores(self, dense_scores(X, self.coef_.ravel()))
+
+    def predict(self, X):
+        """Class label of each row: ``classes_[1]`` iff the vote's score is > 0
+        (a Winnow's exact sign also when its score is beyond float64)."""
+        check_is_fitted(self, "learner_")
+        if isinstance(self.learner_, WinnowClassifier):
+            scores = checked_scores(
+                self, self.learner_._averaged_decision(validate_rows(self, X)))
+            return self.classes_[(scores > 0).astype(int)]
+        return super().predict(X)
 
     def _sparse_decision(self, X):
         """The vote's scores of CSR rows in O(nnz(X)): each weight of a row

@@ -33,10 +33,9 @@ checks that each spelled-out form equals :func:`scale_add` bit for bit.
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
-from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import _HUGE, _TINY
-from .._rows import (csr_dot_scaled, row_axpy, row_dot_sq, row_has_nonzero,
+from .._rows import (csr_dot_scaled, dense_scores, row_axpy, row_dot_sq, row_has_nonzero,
                      sparse_scores)
 from ..base import OnlineClassifier
 
@@ -187,10 +186,11 @@ class LinearClassifier(OnlineClassifier):
     def _decision(self, X):
         """``X w``.  CSR rows are scored from ``w = s v`` as stored, in
         O(nnz(X)) (:func:`olearn._rows.csr_dot_scaled`, bit for bit ``X @
-        coef_``); dense rows, O(d) each anyway, by BLAS on ``coef_``."""
+        coef_``); dense rows on ``coef_`` in the same order
+        (:func:`olearn._rows.dense_scores`), whatever the layout."""
         if sp.issparse(X):
             return sparse_scores(csr_dot_scaled, X, self._v, self._state[SCALE])
-        return safe_sparse_dot(X, self.coef_.ravel())
+        return dense_scores(X, self.coef_.ravel())
 
     def _average(self):
         """``(1/T) sum_t w_{t+1}`` over the rounds seen (needs averaging on)."""

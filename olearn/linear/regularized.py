@@ -582,16 +582,27 @@ class L1ConstrainedPA(_RegularizedPA):
     def _init_state(self, n_features):
         super()._init_state(n_features)
         self._theta = 0.0
+        self._carry = None
 
     def _learn(self, X, y, mistakes, margins):
         on_mistake, sigma, sizes = self._pass_options(y.shape[0])
         d = self._v.shape[0]
-        # The support and ||w||_1 are rebuilt from v (O(d) once per call),
-        # so a state set from outside is always honoured.
-        supp = np.flatnonzero(self._v).astype(np.int64)
-        supp = np.concatenate([supp, np.zeros(d - supp.shape[0], np.int64)])
-        l1 = float(np.abs(self._state[SCALE] * self._v).sum())
-        aux = np.array([l1, self._theta, float(np.count_nonzero(self._v))])
+        # The support (in the order the pass keeps it: the order of the sums
+        # of the projection) and ||w||_1 are carried from the previous call,
+        # so that a stream cut into partial_fit calls learns bit for bit as
+        # one call; they are rebuilt from v (O(d) once per call) when v or
+        # its scale is not what the previous call left (a state set from
+        # outside, a call that failed and was rolled back).
+        carry = self.__dict__.get("_carry")
+        if (carry is not None and carry[0].shape == self._v.shape
+                and carry[1] == self._state[SCALE] and np.array_equal(carry[0], self._v)):
+            aux, supp = carry[2].copy(), carry[3].copy()
+            aux[1] = self._theta
+        else:
+            supp = np.flatnonzero(self._v).astype(np.int64)
+            supp = np.concatenate([supp, np.zeros(d - supp.shape[0], np.int64)])
+            l1 = float(np.abs(self._state[SCALE] * self._v).sum())
+            aux = np.array([l1, self._theta, float(np.count_nonzero(self._v))])
         cand = np.zeros(d, dtype=np.int64)
         mark = np.full(d, -1, dtype=np.int64)
         work = np.zeros((4, d))
@@ -600,4 +611,6 @@ class L1ConstrainedPA(_RegularizedPA):
             float(self.beta), on_mistake, sigma, sizes, aux, supp, cand, mark,
             work)
         self._theta = float(aux[1])
+        self._carry = (None if n_updates < 0 else
+                       (self._v.copy(), float(self._state[SCALE]), aux, supp))
         return n_updates

@@ -69,7 +69,8 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import OnlineClassifier, check_positive, compiled_rows
+from ..base import (NonFiniteModelError, OnlineClassifier, check_is_fitted,
+                    check_positive, compiled_rows, validate_rows)
 from ._winnow_exact import (BW, CHUNK, CREDITS, MAX_ALPHA, MBW, MIN_BETA, N_ZEROED, PW,
                             _column, _constant, _to_log, vote_average)
 from ._winnow_pass import winnow_decision, winnow_pass
@@ -112,6 +113,24 @@ def check_non_negative(estimator, X):
         row, col = (int(i) for i in np.argwhere(X < 0)[0])
         value = X[row, col]
     raise negative_value_error(estimator, row, col, value)
+
+
+def finite_scores(estimator, scores):
+    """``scores``, or :class:`NonFiniteModelError` naming the first row whose
+    exact score is beyond float64's range (an infinity would be no score)."""
+    bad = np.flatnonzero(np.isinf(scores))
+    if bad.size:
+        row = int(bad[0])
+        raise NonFiniteModelError(
+            f"{type(estimator).__name__}: the score of row {row} ({bad.size} of "
+            f"{scores.shape[0]} rows) is beyond float64's range "
+            f"({'+' if scores[row] > 0 else '-'}inf) after "
+            f"{getattr(estimator, 'n_rounds_', 0)} rounds of learning: the weights "
+            f"(exact, held as mantissa and exponent) grew past 1e308 times the "
+            f"features. predict gives the exact signs; for scores, use a "
+            f"promotion factor alpha nearer 1, a threshold theta nearer 1, or "
+            f"fewer rounds.")
+    return scores
 
 
 class WinnowClassifier(OnlineClassifier):
@@ -233,6 +252,22 @@ class WinnowClassifier(OnlineClassifier):
 
     def _decision(self, X):
         return self._scores(X, self._m, self._e)
+
+    def decision_function(self, X):
+        """Score of each row; > 0 means ``classes_[1]``.
+
+        The scores are exact (the weights are held as mantissa and exponent)
+        as long as float64 holds them: a score beyond float64's range raises
+        :class:`~olearn.base.NonFiniteModelError` (``predict`` still gives the
+        exact sign)."""
+        return finite_scores(self, super().decision_function(X))
+
+    def predict(self, X):
+        """Class label of each row: ``classes_[1]`` iff the exact score is > 0
+        (also when the score itself is beyond float64's range)."""
+        check_is_fitted(self, "classes_")
+        scores = self._decision(validate_rows(self, X))
+        return self.classes_[(scores > 0).astype(int)]
 
     # -- the model ----------------------------------------------------------
     #: views of the model's columns: mantissas and exponents of u and v

@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .._rows import csr_dot_soft_threshold, sparse_scores
+from .._rows import csr_dot_soft_threshold, dense_scores, sparse_scores
 from ..base import OnlineClassifier, check_positive
 
 
@@ -118,8 +118,14 @@ class SparDCA(OnlineClassifier):
         ``w = soft_threshold(v, kappa)``.
     intercept_ : array (1,), zero
     dual_coef_ : array (n_samples,)
-        ``alpha`` of the rows of the last ``fit`` (not kept by ``partial_fit``,
-        whose rows are visited once).
+        ``alpha`` of the rows of the last ``fit``.  Any ``partial_fit`` removes
+        it, also a valid one, by design: the call's rows join the problem as
+        new dual coordinates (``v`` is rescaled to the larger ``n``), so the
+        dual vector of the problem now learned has ``n_fit + n_new`` entries;
+        keeping them would make memory grow with the stream (every other
+        incremental learner's memory is flat), and keeping only the ``fit``
+        rows' entries would describe a problem that is no longer the one
+        learned.
 
     Examples
     --------
@@ -151,17 +157,21 @@ class SparDCA(OnlineClassifier):
     def _init_state(self, n_features):
         self._v = np.zeros(n_features)
         self._n_seen = np.zeros(1, dtype=np.int64)   # rows of the problem
+        # kappa of the last pass: w = soft_threshold(v, kappa) as fitted, not
+        # as a later set_params(kappa=...) would make it
+        self._kappa = np.zeros(1)
         self.__dict__.pop("dual_coef_", None)
 
     def _model_arrays(self):
-        """The whole model, arrays updated in place: ``v`` and the number of
-        rows of the problem it belongs to."""
-        return (self._v, self._n_seen)
+        """The whole model, arrays updated in place: ``v``, the number of rows
+        of the problem it belongs to and the ``kappa`` it was learned with."""
+        return (self._v, self._n_seen, self._kappa)
 
     @property
     def coef_(self):
         v = self._v
-        return (np.sign(v) * np.maximum(np.abs(v) - self.kappa, 0.0))[np.newaxis, :]
+        kappa = self._kappa[0]
+        return (np.sign(v) * np.maximum(np.abs(v) - kappa, 0.0))[np.newaxis, :]
 
     @property
     def intercept_(self):
@@ -174,8 +184,8 @@ class SparDCA(OnlineClassifier):
     def _decision(self, X):
         # CSR in O(nnz(X)): the soft-thresholded weights of the row's features only
         if sp.issparse(X):
-            return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self.kappa))
-        return X @ self.coef_[0]
+            return sparse_scores(csr_dot_soft_threshold, X, self._v, float(self._kappa[0]))
+        return dense_scores(X, self.coef_[0])     # csr_dot_soft_threshold's order
 
     def fit(self, X, y):
         """Prox-SDCA on the rows of ``X``: ``n_epochs`` passes (see the class)."""
@@ -219,6 +229,7 @@ class SparDCA(OnlineClassifier):
                 self._v *= old / (old + n)
         else:
             order, alpha = pending
+        self._kappa[0] = self.kappa
         return spardca_epoch(*X, y, order, alpha, self._v, float(self.lam),
                              float(self.kappa), int(self._n_seen[0]),
                              mistakes, margins)

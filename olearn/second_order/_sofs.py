@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._rows import csr_dot, dense_scores, sparse_scores
 from ..base import OnlineClassifier, check_positive
 
 
@@ -160,7 +161,10 @@ class SOFS(OnlineClassifier):
         return np.sort(self._heap[:self._size[0]])
 
     def _decision(self, X):
-        return X @ self._mu
+        # one order of the sums for every layout (csr_dot's)
+        if sp.issparse(X):
+            return sparse_scores(csr_dot, sp.csr_matrix(X), self._mu)
+        return dense_scores(X, self._mu)
 
     def _learn(self, X, y, mistakes, margins):
         self._check_params()   # also on later partial_fit calls

@@ -40,6 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._rows import csr_dot, dense_scores, sparse_scores
 from ..base import NonFiniteModelError, OnlineClassifier, check_positive
 from ._bcw_common import (as_matrix, available_memory, dcd_step, sigma_update,
                           upsilon)
@@ -258,7 +259,10 @@ class BCW(OnlineClassifier):
         return float(self._seconds[1])
 
     def _decision(self, X):
-        return X @ self._mu
+        # one order of the sums for every layout (csr_dot's)
+        if sp.issparse(X):
+            return sparse_scores(csr_dot, sp.csr_matrix(X), self._mu)
+        return dense_scores(X, self._mu)
 
     # -- learning -----------------------------------------------------------------
     def _learn(self, X, y, mistakes, margins):

@@ -71,10 +71,9 @@ import numbers
 import numba
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.extmath import safe_sparse_dot
 
 from .._checks import assert_finite, check_csr, check_values
-from .._rows import csr_dot, sparse_scores
+from .._rows import csr_dot, dense_scores, sparse_scores
 from .._checks import available_memory as _available_memory
 from ..base import OnlineClassifier, _every_value_read, check_positive
 from . import rules
@@ -346,7 +345,7 @@ class SecondOrderClassifier(OnlineClassifier):
         # CSR in O(nnz(X)): scipy would first copy the strided view _mu (O(d))
         if sp.issparse(X):
             return sparse_scores(csr_dot, X, self._mu)
-        return safe_sparse_dot(X, self._mu)
+        return dense_scores(X, self._mu)     # csr_dot's order
 
     def _model_arrays(self):
         return (self._mu, self._Sigma)
@@ -359,8 +358,9 @@ class SecondOrderClassifier(OnlineClassifier):
 
     @property
     def covariance_(self):
-        """``Sigma``: a symmetric d x d matrix (full) or a vector (diag)."""
-        if self.covariance == "full":
+        """``Sigma``: a symmetric d x d matrix (full) or a vector (diag), as
+        fitted (a later ``set_params(covariance=...)`` does not change it)."""
+        if self._Sigma.ndim == 2:
             flush(self._Sigma, self._p, self._state)
             return mirror(self._Sigma)
         return self._Sigma.copy()
@@ -368,7 +368,7 @@ class SecondOrderClassifier(OnlineClassifier):
     def _set_model(self, mu, Sigma):
         """Set ``(mu, Sigma)`` of a fitted learner (for the per-round checks)."""
         self._mu[:] = mu
-        if self.covariance == "full":
+        if self._Sigma.ndim == 2:
             flush(self._Sigma, self._p, self._state)
             self._Sigma[:] = np.triu(Sigma)
         else:

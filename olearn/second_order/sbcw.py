@@ -14,14 +14,21 @@ Algorithm 2 (cutting plane over feature groups) on each batch ``{X_h, y_h}``:
 4. subproblem (13), i.e. the l2,1^2-regularised SVM (15) smoothed to (16), is
    solved by Algorithm 3 (``_sbcw_prox.prox_pass``) giving ``alpha^t``,
    ``z`` and ``w = grad Omega*(z)``;
-5. stop on the paper's three rules: ``|theta_t - theta_{t-1}| / |theta_t| <= tol``;
-   the memory for the next group's block would exceed ``max_memory``;
-   ``m_iter`` iterations.  (Also when no unselected feature has a nonzero
-   score: no violated constraint is left.)
+5. stop on the paper's three rules, the first applied to the recorded dual
+   value: ``|D_t - D_{t-1}| / |D_t| <= tol`` (the paper states it on
+   ``theta_t``, the optimum of (15); ``D_t`` is what one pass of Algorithm 3
+   reaches, and it need not decrease); the memory for the next group's block
+   would exceed ``max_memory``; ``m_iter`` iterations.  (Also when no
+   unselected feature has a nonzero score: no violated constraint is left.)
 
-``theta_t`` is recorded as the dual value ``D(alpha^t)`` of (16) and the
-primal value ``P(w^t)`` beside it; Theorem 1 (``theta_t`` non-increasing)
-implies ``D_{t+1} <= theta_{t+1} <= theta_t <= P_t``, which is checked after
+``theta_`` records ``D_t = D(alpha^t)``, the dual value of (16) reached by
+the solver, and ``primal_`` the primal value ``P_t = P(w^t)`` beside it.
+Neither is the paper's ``theta_t`` (the optimum of (15)).  With ``opt_t`` the
+optimum of (16) over the first ``t`` groups, weak duality and the nesting of
+the groups (adding a group adds variables to the minimisation) give
+``D_{t+1} <= opt_{t+1} <= opt_t <= P_t`` whatever the solver's accuracy; this
+is not Theorem 1, and ``D_t <= theta_t`` need not hold (the smoothing term
+raises ``opt_t`` above ``theta_t``).  ``D_{t+1} <= P_t`` is checked after
 every iteration of every run (a violation raises ``AssertionError``).
 
 The groups are disjoint (the paper's ``Sigma`` is block diagonal with ``K``
@@ -59,7 +66,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from .._rows import csr_dot_subset, sparse_scores
+from .._rows import csr_dot_subset, dense_scores, sparse_scores
 from ..base import NonFiniteModelError, OnlineClassifier, check_positive
 from ._bcw_common import (available_memory, inverse_upsilon, sigma_update,
                           upsilon)
@@ -93,7 +100,8 @@ class SBCW(OnlineClassifier):
         Maximum cutting-plane iterations (the paper's experiments: 15, with
         ``r = ceil(p / 15)`` to select ``p`` features).
     tol : float >= 0, default=1e-3
-        Relative change of ``theta_t`` that stops the cutting plane (0: rule off).
+        Relative change of the recorded dual value ``D_t`` (``theta_``) that
+        stops the cutting plane (0: rule off).
     sigma : float > 0, default=1e-3
         Smoothing of (16) (``sigma << 1``).
     n_inner_passes : int >= 1, default=1
@@ -255,7 +263,8 @@ class SBCW(OnlineClassifier):
         if sp.issparse(X):   # O(nnz(X) log |idx|): scipy's X[:, idx] is O(d)
             order = np.argsort(idx)
             return sparse_scores(csr_dot_subset, X, idx[order], order, mu)
-        return X[:, idx] @ mu
+        order = np.argsort(idx, kind="stable")   # csr_dot_subset's order
+        return dense_scores(np.asarray(X)[:, idx[order]], mu[order])
 
     # -- learning ---------------------------------------------------------------
     def _learn(self, X, y, mistakes, margins):
@@ -317,10 +326,11 @@ class SBCW(OnlineClassifier):
 
     def _record_iteration(self, theta, primal, tic):
         if self.primal_ and np.isfinite(theta) and np.isfinite(self.primal_[-1]):
-            # Theorem 1: D_t <= theta_t <= theta_{t-1} <= P_{t-1}
+            # weak duality and nesting, for (16): D_t <= opt_t <= opt_{t-1} <= P_{t-1}
+            # (not Theorem 1, and not through theta_t, the optimum of (15))
             slack = 1e-9 * max(1.0, abs(self.primal_[-1]))
             assert theta <= self.primal_[-1] + slack, (
-                f"Theorem 1 violated: D_t = {theta} > P_(t-1) = "
+                f"weak duality violated: D_t = {theta} > P_(t-1) = "
                 f"{self.primal_[-1]}")
         self.theta_.append(theta)
         self.primal_.append(primal)
