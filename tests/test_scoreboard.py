@@ -255,8 +255,11 @@ def test_the_issue_28_and_35_rows(board):
     assert r["verdict"] == "inconclusive" and r["rule"] == "timing"
     # x103, x121 and x60 against "two orders of magnitude for most cases": ties decide it
     r = _by_id(board, "zhao2009:4.2:online-svm-orders-slower")
-    assert r["verdict"] == "inconclusive" and "(2 of 3)" in r["alternative"]
-    assert "for most cases" in r["claim"]
+    assert r["verdict"] == "inconclusive" and "For most cases" in r["claim"]
+    # the other reading is the comparison with each other learner (no second tolerance):
+    # it fails for our times and for the paper's (referee 3, item 16)
+    assert r["alternative"].startswith("against each other learner")
+    assert r["alternative"].endswith("ours does not, the paper's does not")
     # the qualifiers are quoted
     assert "comparable or better" in _by_id(board, "tan2016:5:sbcw-speed-comparable-or-better")["claim"]
     # one split: said on the EFS rows, and the false cause is gone
@@ -264,7 +267,8 @@ def test_the_issue_28_and_35_rows(board):
     assert "one split" not in r["cause"] and "One random 80/20 split per set, as in the paper" in r["why"]
     # Figure 3 claims judged on the stored 40-trial rerun
     r = _by_id(board, "shen2009:4:l1-fewer-large-weights")
-    assert "over the 40 trials" in r["ours"] and r["ours_key"].endswith("of 40 trials")
+    assert "over the 40 trials" in r["ours"] and "36 of 40 trials" in r["ours"]
+    assert r["ours_key"].endswith("pixels") and r["rule"] == "beats"     # the paired interval
     assert not board["where"].str.contains("section 5, claim").any()
 
 
