@@ -116,7 +116,11 @@ def test_provenance_table_one_row_per_stored_run():
 def test_claims_criteria_and_styled_table():
     table = claims.criteria_table()
     assert len(table) == len(claims.CRITERIA_TERMS) and table.index.name == "the claim says"
-    assert "within 0.5 percentage points" in claims.CRITERIA
+    # "similar" is the board's one tolerance (referee 3 of the board, item 6)
+    from olearn.experiments.scoreboard import POINTS
+
+    assert f"within {POINTS:g} percentage point" in claims.CRITERIA
+    assert "0.5" not in claims.CRITERIA
     shown = pd.DataFrame({"claim": ["c"], "ours": ["USPS: 1; 20NG: 2"], "agree": ["no"]})
     html = claims.styled(shown, breaks=["ours"]).to_html()
     assert "USPS: 1<br>20NG: 2" in html and "text-align: left" in html

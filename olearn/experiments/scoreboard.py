@@ -10,11 +10,14 @@ computed from the stored full runs in ``book/results/`` and judged by one rule o
 **One rule per kind of claim** (:data:`RULES`). A claim is judged case by case (a data set,
 a noise level, a stream): each case *holds*, *fails*, or is a *tie* (inside the rule's
 tolerance, or inside the noise where per-fold or per-trial numbers are stored: the 95%
-interval of the difference contains zero). A quantifier then turns the cases into a verdict
-(:func:`all_cases`, :func:`most_cases`, :func:`almost_all_cases`): "reproduces", "in part",
-"does not", or "inconclusive", which has one meaning everywhere: no case fails beyond the
-tolerance or the noise, but the ties decide the verdict (the claim is neither confirmed nor
-contradicted). "Comparable" is within :data:`POINTS` percentage point(s) everywhere, and "A
+interval of the difference contains zero: :func:`paired_interval`, the board's one noise
+test). A quantifier then turns the cases into a verdict (:func:`all_cases`,
+:func:`most_cases`, :func:`almost_all_cases`): "reproduces", "in part", "does not" or
+"inconclusive", with the meanings of :data:`VERDICT_MEANINGS` (the quantifier asks for a
+share of the cases; "inconclusive": the holding cases miss the share but the ties decide it;
+under "most" and "almost all" a "does not" may have holding cases and an "inconclusive"
+failing ones; tests/test_scoreboard.py checks the functions against these meanings).
+"Comparable" is within :data:`POINTS` percentage point(s) everywhere, and "A
 beats B" means by more than that (or, with intervals, beyond the noise); times are ties within
 :data:`TIME_TOLERANCE` (relative), and times below :data:`TIME_RESOLUTION` seconds are not
 compared at all.
@@ -65,8 +68,9 @@ TIME_TOLERANCE = 0.25
 TIME_RESOLUTION = 0.01
 #: "comparable" time (DUOL "efficiency comparable to PA"): within this factor
 COMPARABLE_TIME = 2.0
-#: the tolerance of a trend or comparison of mean ranks (a tenth of a rank: over 119 tasks,
-#: about twelve tasks moving one place)
+#: the tolerance of a *trend* of mean ranks (a tenth of a rank: over 119 tasks, about twelve
+#: tasks moving one place); the ranking rule ("A has the best rank") uses none (equal mean
+#: ranks are a tie), and a row where a gap below it decides says so in its alternative
 RANK_TOLERANCE = 0.1
 #: "almost all": all cases but at most this share of them (and at least one)
 ALMOST_ALL_SHARE = 0.1
@@ -101,6 +105,30 @@ def beats(a, b=None, *, half=None, higher=True, tol=POINTS):
     if not np.isfinite(diff):
         raise ValueError("a case needs finite numbers")
     return HOLDS if diff > margin + 1e-12 else FAILS if diff < -margin - 1e-12 else TIE
+
+
+def paired_interval(diffs):
+    """The board's one noise test: the mean of the paired differences ``diffs`` (per fold,
+    per trial, per permutation) and the half-width of its 95% interval (Student t, n - 1
+    degrees of freedom). A case inside the noise is a tie (:func:`beats` with ``half``)."""
+    from scipy import stats
+
+    d = np.asarray(diffs, dtype=float)
+    d = d[np.isfinite(d)]
+    if len(d) < 2:
+        raise ValueError("the noise test needs at least two paired differences")
+    return float(d.mean()), float(stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def unpaired_interval(mean_a, std_a, mean_b, std_b, n):
+    """The same test where only the means and standard deviations over ``n`` runs are
+    published (the paper's own tables, no pairs): the difference ``mean_a - mean_b`` and the
+    half-width of its 95% interval (Student t, ``n - 1`` degrees of freedom, the two
+    variances added: no pairing assumed)."""
+    from scipy import stats
+
+    return (float(mean_a - mean_b),
+            float(stats.t.ppf(0.975, n - 1) * np.sqrt((std_a ** 2 + std_b ** 2) / n)))
 
 
 def comparable(a, b, *, or_better=False, higher=True, tol=POINTS):
@@ -181,6 +209,34 @@ class Judged(str):
         return f"{self.held} of {self.total} {self.unit}" + (f" ({self.tied} tied)" if self.tied else "")
 
 
+#: What each verdict means (shown on the scoreboard page; tests/test_scoreboard.py checks
+#: :func:`all_cases`, :func:`most_cases` and :func:`almost_all_cases` against these sentences
+#: on every count of held, tied and failed cases up to 12). The *share* a claim asks for:
+#: every case ("all"), more than half ("most"), all but at most ALMOST_ALL_SHARE of them and
+#: at least one ("almost all").
+VERDICT_MEANINGS = {
+    "reproduces": "the holding cases reach the share the claim's words ask for (every case; "
+                  "more than half for 'most'; all but at most "
+                  f"{ALMOST_ALL_SHARE:.0%}, at least one, for 'almost all')",
+    "inconclusive": "the holding cases miss the share, but the holding and tied cases together "
+                    "reach it: the ties decide (under 'most' and 'almost all' some cases may "
+                    "fail beyond the tolerance or the noise)",
+    "in part": "the share is missed even if every tie held, and some cases hold: at least one "
+               "for 'every case', exactly half for 'most', more than half for 'almost all'",
+    "does not": "the share is missed even if every tie held, and fewer cases hold than 'in "
+                "part' needs: none for 'every case', fewer than half for 'most', at most half "
+                "for 'almost all' (so under 'most' and 'almost all' some cases may hold)",
+    "cannot be tested here": "a placeholder for data we do not have (kind 'no data'), or a "
+                             "table that is not a measurement (rule 'not measured'); neither "
+                             "is counted as an experimental claim",
+}
+
+
+def verdicts_table():
+    """The meanings of the verdicts (:data:`VERDICT_MEANINGS`) as the book shows them."""
+    return pd.DataFrame(list(VERDICT_MEANINGS.items()), columns=["verdict", "meaning"])
+
+
 def _cases(outcomes):
     outcomes = [int(o) for o in outcomes]
     if not outcomes:
@@ -224,13 +280,24 @@ def almost_all_cases(outcomes, unit="cases"):
     return Judged(v, h, t, f, unit)
 
 
+def as_case(v):
+    """A condition as one case: a case of a rule (:data:`HOLDS`, :data:`TIE`, :data:`FAILS`)
+    as it is, so that a tie stays a tie; a bool holds or fails; a verdict: "reproduces" holds,
+    "inconclusive" is a tie, any other fails."""
+    if isinstance(v, (bool, np.bool_)):
+        return HOLDS if v else FAILS
+    if isinstance(v, (int, np.integer)) and not isinstance(v, str):
+        if int(v) not in (HOLDS, TIE, FAILS):
+            raise ValueError("a case is HOLDS (1), TIE (0) or FAILS (-1)")
+        return int(v)
+    return HOLDS if v == "reproduces" else TIE if v == "inconclusive" else FAILS
+
+
 def conditions(*verdicts, unit="conditions"):
-    """A claim made of several conditions, each a case (a verdict of its own rule, or a bool):
-    all must hold (:func:`all_cases`), an inconclusive condition is a tie."""
-    cases = [(HOLDS if v else FAILS) if isinstance(v, (bool, np.bool_)) else
-             HOLDS if v == "reproduces" else TIE if v == "inconclusive" else FAILS
-             for v in verdicts]
-    return all_cases(cases, unit)
+    """A claim made of several conditions, each a case (:func:`as_case`: a case of its own
+    rule, a verdict of it, or a bool): all must hold (:func:`all_cases`); a tied case or an
+    inconclusive condition is a tie."""
+    return all_cases([as_case(v) for v in verdicts], unit)
 
 
 @dataclass(frozen=True)
@@ -293,6 +360,10 @@ RULES = {
                      "on the page: does not"),
     "no data": Rule("a claim about data we do not have", None, None, "none",
                     "a placeholder: cannot be tested here, not counted as an experiment"),
+    "not measured": Rule("a table that classifies the algorithms' design (yes/no properties)",
+                         None, None, "none",
+                         "not a measurement: cannot be tested here, counted with the "
+                         "definitions, not as an experiment"),
 }
 
 
@@ -823,26 +894,81 @@ def chapter_outcome(verdicts):
     return "reproduced in part"
 
 
-def chapter_sentence(book, page):
-    """The outcome word the chapter states in its "**Outcome:** ..." sentence (the first)."""
+def chapter_paragraph(book, page):
+    """The chapter's outcome paragraph: from "**Outcome:**" to the end of its paragraph (one
+    line, whitespace collapsed)."""
     import json
 
     nb = json.loads((Path(book) / f"{page}.ipynb").read_text())
-    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    found = _OUTCOME_RE.search(text.replace("\n", " "))
+    for cell in nb["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and "**Outcome:**" in text:
+            para = re.split(r"\n\s*\n", text[text.index("**Outcome:**"):], maxsplit=1)[0]
+            return " ".join(para.split())
+    raise AssertionError(f"{page} has no '**Outcome:** ...' sentence")
+
+
+def chapter_sentence(book, page):
+    """The outcome word the chapter states in its "**Outcome:** ..." sentence (the first)."""
+    found = _OUTCOME_RE.search(chapter_paragraph(book, page))
     if not found:
         raise AssertionError(f"{page} has no '**Outcome:** ...' sentence")
     return found.group(1)
 
 
+#: how an outcome paragraph counts its rows (:func:`chapter_tally`)
+_TALLY_WORDS = (("reproduces", "reproduce", "reproduces"), ("in part", "in part", "in part"),
+                ("does not", "do not", "does not"), ("inconclusive", "inconclusive", "inconclusive"))
+
+
+def chapter_tally(verdicts):
+    """The count an outcome paragraph must state, from its rows' verdicts: "board rows: 3
+    reproduce, 1 in part, 1 does not, 2 inconclusive" (verdicts with no row left out)."""
+    v = list(verdicts)
+    parts = [f"{v.count(key)} {one if v.count(key) == 1 else many}"
+             for key, many, one in _TALLY_WORDS if v.count(key)]
+    return "board rows: " + ", ".join(parts)
+
+
+def _unquoted(text):
+    """``text`` without its quotations (the papers' words may say "most")."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019", " ", text)
+
+
+def chapter_problems(board, book, page):
+    """What is wrong with a chapter's outcome paragraph against its board rows: the outcome
+    word (:func:`chapter_outcome`), the tally of its rows (:func:`chapter_tally`), every
+    "does not" and "in part" row named by its short id (the part after the second colon), and
+    no count in words ("most", "majority": the tally gives the counts)."""
+    rows = chapter_rows(board, page)
+    para = chapter_paragraph(book, page)
+    out = []
+    want, said = chapter_outcome(rows["verdict"]), chapter_sentence(book, page)
+    if want != said:
+        out.append(f"says {said!r}, its rows give {want!r}")
+    # a row this board did not run (run_missing=False: "cannot be tested here" though it is
+    # not a placeholder) may take any verdict in the tally the chapter states
+    import itertools
+
+    unrun = int(((rows["verdict"] == "cannot be tested here") & (rows["kind"] != "no data")).sum())
+    known = [v for v in rows["verdict"] if v != "cannot be tested here"]
+    tallies = {chapter_tally(known + list(extra)) for extra in
+               itertools.product([k for k, _, _ in _TALLY_WORDS], repeat=unrun)}
+    if not any(t in para for t in tallies):
+        out.append(f"does not state {sorted(tallies)[0]!r}")
+    failing = rows[rows["verdict"].isin(["does not", "in part"])]
+    missing = [i for i in failing["id"] if i.split(":")[2] not in para]
+    if missing:
+        out.append(f"does not name its 'does not'/'in part' rows {missing}")
+    words = re.findall(r"\b(most|majority)\b", _unquoted(para), flags=re.I)
+    if words:
+        out.append(f"counts in words ({', '.join(words)}): give the tally's numbers")
+    return out
+
+
 def check_chapters(board, book):
-    """Assert every chapter of :data:`CHAPTERS` states the outcome its board rows give."""
-    wrong = {}
-    for page in CHAPTERS:
-        rows = chapter_rows(board, page)
-        want, said = chapter_outcome(rows["verdict"]), chapter_sentence(book, page)
-        if want != said:
-            wrong[page] = (said, want, rows["verdict"].value_counts().to_dict())
-    assert not wrong, ("chapters whose outcome sentence disagrees with the board (said, board "
-                       f"gives, verdicts): {wrong}")
+    """Assert every chapter of :data:`CHAPTERS` states what its board rows give
+    (:func:`chapter_problems`)."""
+    wrong = {page: p for page in CHAPTERS if (p := chapter_problems(board, book, page))}
+    assert not wrong, f"chapters whose outcome paragraph disagrees with the board: {wrong}"
     return True

@@ -50,7 +50,7 @@ SHEN_IDS = {1: "4:regularized-beat-pa", 3: "4:gap-largest-early", 4: "4:l2-beats
 #: the board's rule of each numbered claim
 SHEN_RULE = {1: "beats", 3: "trend", 4: "beats", 5: "beats", 6: "comparable", 7: "beats",
              8: "comparable", 9: "most", 10: "threshold", 11: "conditions", 12: "beats",
-             13: "beats", 14: "threshold", 15: "most", 16: "most", 17: "threshold"}
+             13: "beats", 14: "threshold", 15: "beats", 16: "beats", 17: "threshold"}
 _INTERVAL = r"([+-]\d+\.\d+)±(\d+\.\d+)"
 #: the Figure 3 rerun over the 40 trials (``python -m olearn.experiments.claims``), stored
 FIGURE3_TRIALS = "figure3_trials.csv"
@@ -79,27 +79,36 @@ def _shen_judge(number, ours, figure3_trials=None):
         gaps = [(float(a), float(b)) for a, b in re.findall(r"([+-]\d+\.\d+) / ([+-]\d+\.\d+)", ours)]
         # PA minus best regularized: large (beyond the tolerance) at round 100, then smaller
         return all_cases([FAILS if beats(a, 0.0) == FAILS else
-                          min(beats(a, 0.0), trend([a, b], increasing=False), key=abs)
-                          if beats(a, 0.0) == HOLDS else TIE for a, b in gaps], "streams")
+                          trend([a, b], increasing=False) if beats(a, 0.0) == HOLDS else TIE
+                          for a, b in gaps], "streams")
     if number in (15, 16) and figure3_trials is not None:
         return figure3_trials[number]
     return None
 
 
 def _figure3_over_trials(results):
-    """Claims 15 and 16 on the stored rerun of Figure 3 over the 40 trials (the paper's update;
-    ``claims.figure3_verdicts``' rules): one case per trial; None when not stored."""
+    """Claims 15 and 16 on the stored rerun of Figure 3 over the 40 trials (the paper's
+    update) by the beats rule with the board's one noise test: the 95% interval of the paired
+    difference over the trials (:func:`paired_interval`). Claim 15: L1 minus L2 half-mass
+    pixels (fewer: holds); claim 16, two cases: L1 minus PA and L2 minus PA correlation shift
+    towards '7 vs 9' (larger: holds). None when not stored."""
     path = Path(results) / "regularized" / FIGURE3_TRIALS
     if not path.is_file():
         return None
     per = pd.read_csv(path)
     wide = per.pivot(index="trial", columns="learner")
     pixels, shift, active = wide["half-mass pixels"], wide["shift"], wide["active"]
-    c15 = [HOLDS if a < 0.9 * b else FAILS for a, b in
-           zip(pixels["L1-constrained"], pixels["L2-constrained"])]
-    c16 = [HOLDS if min(l1, l2) > pa + 0.05 else FAILS for l1, l2, pa in
-           zip(shift["L1-constrained"], shift["L2-constrained"], shift["PA"])]
-    out = {15: most_cases(c15, "trials"), 16: most_cases(c16, "trials")}
+    d15 = paired_interval(pixels["L1-constrained"] - pixels["L2-constrained"])
+    d16 = {n: paired_interval(shift[n] - shift["PA"]) for n in ("L1-constrained", "L2-constrained")}
+    out = {15: all_cases([beats(d15[0], half=d15[1], higher=False)], "comparisons"),
+           16: all_cases([beats(m, half=h) for m, h in d16.values()], "comparisons")}
+    fewer = int((pixels["L1-constrained"] < pixels["L2-constrained"]).sum())
+    out["text"] = {15: f"L1 minus L2 half-mass pixels {d15[0]:+.2f} +- {d15[1]:.2f} (L1 fewer "
+                       f"on {fewer} of {len(wide)} trials)",
+                   16: "shift towards '7 vs 9' minus PA's: " + ", ".join(
+                       f"{n.split('-')[0]} {m:+.3f} +- {h:.3f}" for n, (m, h) in d16.items())}
+    out["key"] = {15: f"L1 - L2 {d15[0]:+.1f} +- {d15[1]:.1f} pixels",
+                  16: "L1 - PA " + ", L2 - PA ".join(f"{m:+.3f} +- {h:.3f}" for m, h in d16.values())}
     out["active"] = {n: int(active[n].astype(bool).sum()) for n in ("L1-constrained", "L2-constrained")}
     out["trials"] = len(wide)
     return out
@@ -146,22 +155,26 @@ def shen_claims(results, l1_seconds=None):
         if verdict is None:
             verdict = Judged(audit)
         elif str(verdict) != audit:
-            verdict = _Verdict(verdict, audit, "the claims audit's own criterion")
+            verdict = _Verdict(verdict, audit, "the claims audit's criterion on trial 0 only "
+                               "(the figure)" if number in (15, 16) else
+                               "the claims audit's own criterion")
         if number in (15, 16):
             if fig3 is not None:
                 ours = (f"trial 0 (the figure): {ours}; over the {fig3['trials']} trials of the "
-                        f"stored rerun (paper's update): holds on {verdict.key}; the constraint "
+                        f"stored rerun (paper's update): {fig3['text'][number]}; the constraint "
                         f"active on {fig3['active']['L1-constrained']} (L1) and "
                         f"{fig3['active']['L2-constrained']} (L2) of them")
-                why = (SHEN_RULES[number] + "; judged on each of the 40 trials of the stored "
-                       f"rerun ({FIGURE3_TRIALS}, python -m olearn.experiments.claims); 'most': "
-                       "more than half of the trials")
+                why = (SHEN_RULES[number] + f" ({FIGURE3_TRIALS}, python -m "
+                       "olearn.experiments.claims); the trials are noise replicates, not the "
+                       "cases of a 'most' claim")
             else:
                 why = SHEN_RULES[number] + "; one trial (trial 0, the weights the run stores)"
         rows.append(_row(key, where, "figure" if number in SHEN_FIGURE else "prose", row["claim"],
                          SHEN_APART.get(number, "as quoted"), ours, verdict, why,
                          "regularized/claims", id=f"shen2009:{SHEN_IDS[number]}",
-                         rule=SHEN_RULE[number], paper_key=SHEN_PAPER_KEY.get(number, "")))
+                         rule=SHEN_RULE[number], paper_key=SHEN_PAPER_KEY.get(number, ""),
+                         ours_key=fig3["key"][number] if fig3 is not None and number in (15, 16)
+                         else None))
         if number in every_round and not rows[-1]["alternative"]:
             rows[-1]["alternative"] = "every-round update (ours): " + every_round[number]
             ablation[rows[-1]["id"]] = every_round[number].split(" (")[0]
@@ -317,27 +330,30 @@ def _shen_more(key, stored):
                      "per stream, NORMA minus the best regularized learner (cumulative error) "
                      "above zero at the end of the test half and grown since test round 100 "
                      f"by more than {POINTS:g} point (within it a tie; mean curves of the 40 "
-                     "trials)", "regularized/claims", id="shen2009:4:norma-gap-grows", rule="trend",
+                     "trials: the stored curves keep no per-trial values, so the tolerance, not "
+                     "the noise, decides)", "regularized/claims", id="shen2009:4:norma-gap-grows", rule="trend",
                      cause="real non-reproduction: NORMA is more accurate than the regularized "
                            "learners on the stored run, so the gap has the other sign"
                      if len(held) < len(grows) else ""))
     fig2s = stored.figure2_summary
-    many, ties, text = [], [], []
+    f2 = stored.figure2
+    cases, text = [], []
     for n in er.STREAMS:
-        part = fig2s[fig2s["stream"] == n]
-        at = {m: part[part["method"] == m].sort_values("n_features_mean").iloc[-1]
-              for m in ("L1-constrained", "L2-constrained")}
-        diff = at["L1-constrained"]["test_error_mean"] - at["L2-constrained"]["test_error_mean"]
-        noise = max(at["L1-constrained"]["test_error_ci95"], at["L2-constrained"]["test_error_ci95"])
-        (many if diff < -noise else ties if abs(diff) <= noise else []).append(n)
-        text.append(f"{er.SHORT_NAMES[n]}: {100 * diff:+.2f} (95% half-width {100 * noise:.2f})")
-    verdict = all_cases([HOLDS if n in many else TIE if n in ties else FAILS
-                         for n in er.STREAMS], "streams")
+        part = f2[(f2["stream"] == n)
+                  & f2["method"].isin(["L1-constrained", "L2-constrained"])]
+        most = part["value"].min()               # the smallest sigma/s0: the most features
+        w = 100 * part[part["value"] == most].pivot(index="trial", columns="method",
+                                                      values="test_error")
+        d, half = paired_interval(w["L1-constrained"] - w["L2-constrained"])
+        cases.append(beats(d, half=half, higher=False))
+        text.append(f"{er.SHORT_NAMES[n]}: {d:+.2f} +- {half:.2f}")
+    verdict = all_cases(cases, "streams")
     rows.append(_row(key, "Figure 2, section 4", "figure", "The L1-constrained learner shows "
                      "slightly better performance than L2 when many features are allowed.",
-                     "as quoted", "L1 minus L2 test error at the largest number of features: "
-                     + "; ".join(text), verdict, "per stream, L1's mean error below L2's by more "
-                     "than the larger 95% half-width (inside it a tie)",
+                     "as quoted", "L1 minus L2 test error at the largest number of features "
+                     f"(the smallest sigma/s0), 95% interval of the paired difference over the "
+                     f"{len(w)} trials: " + "; ".join(text), verdict, "per stream, L1 minus L2: "
+                     f"{_PAIRED} below zero holds, above fails, containing zero a tie",
                      "regularized/claims", id="shen2009:4:l1-slightly-better-many-features",
                      rule="beats"))
 
@@ -411,23 +427,29 @@ _PAIRED = "the 95% interval of the paired difference over the 40 trials"
 #: the rule of each numbered claim of ``regularized/claims`` (olearn.experiments.claims.CRITERIA)
 SHEN_RULES = {
     1: f"'outperform': {_PAIRED} below zero, for every stream and learner",
-    3: "'particularly large at the beginning': a gap above 1 point after 100 test rounds, which "
-       "then shrinks (means over the 40 trials)",
+    3: f"'particularly large at the beginning': a gap above {POINTS:g} point after 100 test "
+       f"rounds that then falls by more than {POINTS:g} point to the end (mean curves of the "
+       "40 trials: the stored curves keep no per-trial values, so the tolerance, not the noise, "
+       "decides; a gap beyond the tolerance the other way fails, else a tie)",
     4: f"'slightly outperforms': {_PAIRED} below zero, per stream",
     5: f"'much higher accuracy': {_PAIRED} below zero, per stream and learner",
-    6: f"'competitive': {_PAIRED} within 0.5 points, per stream",
+    6: f"'competitive': the mean paired difference over the 40 trials within {POINTS:g} point "
+       "(the comparable rule: the tolerance is the claim), per stream",
     7: f"'slightly outperforms' on 20NG: {_PAIRED} below zero",
+    8: "'similar': for each (stream, learner) pair, the first-half tuned error minus the one "
+       f"tuned on the second half (the oracle) within {POINTS:g} point (the comparable rule)",
     9: "'significantly outperform': L2 truncation below both IG and the game-theoretic method "
        "at the same number of features (mean curves, log-interpolated), in most comparisons",
     10: "'extremely bad': more than twice PA's error with all features (mean curves)",
     11: "IG's best error below PA's with all features only on 20NG (mean curves)",
     12: f"'better': {_PAIRED} and common budgets below zero",
-    13: f"'much worse': the lower end of {_PAIRED} above 1 point",
+    13: f"'much worse': {_PAIRED} above zero ('much' is not tested beyond the noise)",
     14: "'not hurt': the error within the untruncated learner's 95% interval (mean curves)",
-    15: "'more aggressively ... fewer features': fewer than 90% of the pixels carrying half of "
-        "sum |w| (the weights of trial 0)",
-    16: "'make more sense': a correlation shift towards '7 vs 9' at least 0.05 larger than PA's "
-        "(the weights of trial 0)",
+    15: "'more aggressively ... fewer features': L1 minus L2, the pixels carrying half of sum "
+        f"|w|: {_PAIRED} below zero holds, above fails, containing zero a tie",
+    16: "'make more sense': two cases, L1 minus PA and L2 minus PA, the correlation shift "
+        f"towards '7 vs 9': {_PAIRED} above zero holds, below fails, containing zero a tie; "
+        "both must hold",
     17: "'less than 10 minutes': the largest of the measured times",
 }
 
@@ -443,22 +465,24 @@ _NOT_REPRODUCED = ("real non-reproduction: neither our reading of the paper's up
                    "(ours, 'other readings') reproduces it")
 #: the cause of each "does not" / "in part": row id -> cause (:data:`CAUSES`)
 CAUSE_NOTES = {
-    "shen2009:4:regularized-beat-pa": _NOT_REPRODUCED + "; the every-round variant beats PA "
-        "only for the objective-regularized learner",
+    "shen2009:4:regularized-beat-pa": _NOT_REPRODUCED,
     "shen2009:4:gap-largest-early": _NOT_REPRODUCED + "; the gap to PA has the other sign",
     "shen2009:4:l2-beats-objective": _NOT_REPRODUCED,
     "shen2009:4:beat-norma": _NOT_REPRODUCED,
     "shen2009:4:l1-unstable-at-few-features": _NOT_REPRODUCED,
-    "shen2009:4:second-half-tuning-similar": "real non-reproduction: the same USPS and 20NG "
-        "streams",
+    "shen2009:4:second-half-tuning-similar": "real non-reproduction with the paper's "
+        "algorithm on our USPS and 20NG streams (the paper's 20NG preprocessing, about 8000 "
+        "features, is not known)",
     "shen2009:4:regularized-beat-feature-selection": _UPDATE_READING,
-    "shen2009:4:information-gain-bad-at-few-features": "real non-reproduction on 20NG (the same "
-        "data); SRAA is replaced by a 20NG stand-in",
+    "shen2009:4:information-gain-bad-at-few-features": "real non-reproduction on our 20NG "
+        "stream (the paper's preprocessing, about 8000 features, is not known); SRAA is "
+        "replaced by a 20NG stand-in",
     "shen2009:4:game-theoretic-beats-information-gain": "real non-reproduction: inside the "
         "noise on USPS and 20NG; SRAA replaced by a 20NG stand-in",
     "shen2009:4:l1-slightly-better-many-features": "real non-reproduction: inside the noise on "
         "20NG and the SRAA stand-in",
-    "shen2009:3.3:not-hurt-by-removing-features": "real non-reproduction on USPS (the same data)",
+    "shen2009:3.3:not-hurt-by-removing-features": "real non-reproduction on USPS (the paper's "
+        "USPS pool is not known exactly)",
     "shen2009:4:l1-fewer-large-weights": "real non-reproduction: over the 40 trials of the "
         "rerun, with the paper's update (the L1 constraint is active in most trials)",
     "shen2009:4:regularized-weights-make-sense": "real non-reproduction: over the 40 trials of "

@@ -42,8 +42,8 @@ def _sbcw_ahead(part, rivals=("SOFS", "sparDCA"), column="accuracy"):
     """SBCW "comparable or better" than each rival in most comparisons at the same number of
     *selected* features (the paper's axis: SBCW's budget p, the ``setting`` column; the
     rivals' curves interpolated in log(features)): accuracy at most :data:`POINTS` point below
-    (``column="accuracy"``) or time not slower beyond :data:`TIME_TOLERANCE`
-    (``column="time"``). Returns the :func:`most_cases` verdict of the comparisons."""
+    (``column="accuracy"``) or time at most :data:`COMPARABLE_TIME` times the rival's (the
+    comparable rule's time tolerance, ``column="time"``). Returns the :func:`most_cases` verdict of the comparisons."""
     sbcw = part[part["method"] == "SBCW"]
     x = sbcw["setting"] if "setting" in sbcw else sbcw["n_features"]
     cases = []
@@ -58,7 +58,7 @@ def _sbcw_ahead(part, rivals=("SOFS", "sparDCA"), column="accuracy"):
                 if column == "accuracy":
                     cases.append(comparable(100 * value, 100 * at_k, or_better=True))
                 else:
-                    cases.append(FAILS if faster(at_k, value) == HOLDS else HOLDS)
+                    cases.append(HOLDS if value <= COMPARABLE_TIME * at_k else FAILS)
     if not cases:
         return Judged("inconclusive")
     return most_cases(cases, "comparisons")
@@ -75,6 +75,13 @@ PAPER_TABLE2_EPSILON_ENTIRE = pd.DataFrame([
     ("PA", 0.1821, "68.60"), ("DCD", 0.1021, "81.52"),
     ("BCW-L1", 0.1019, "32.06(1.19)"), ("BCW-L2", 0.1016, "30.87(1.22)"),
 ], columns=["learner", "epsilon_error", "epsilon_time"]).set_index("learner")
+
+
+def _own_sets(verdict):
+    """The paper's own outcome of a row on *its* sets (covtype, epsilon), which we do not run:
+    shown in the row's paper column and text, never as ``paper_verdict`` (that column is the
+    paper's outcome on our sets) and not counted by :func:`agreement`."""
+    return f"on the paper's own sets (not ours): {verdict}, {verdict.key}"
 
 
 def tan_claims(results):
@@ -104,16 +111,16 @@ def tan_claims(results):
 
     def fastest_and_accurate(m):
         others = [x for x in m.index if x not in bcw]
-        return conditions(faster(m.loc[bcw, "time"].min(), m.loc[others, "time"].min()) == HOLDS,
+        return conditions(faster(m.loc[bcw, "time"].min(), m.loc[others, "time"].min()),
                           comparable(100 * m.loc[bcw, "test_error"].min(),
                                      100 * m.loc[others, "test_error"].min(),
-                                     or_better=True, higher=False) == HOLDS)
+                                     or_better=True, higher=False))
 
     def over_dcd(m):
-        return conditions(faster(m.loc[bcw, "time"].min(), m.loc["DCD", "time"]) == HOLDS,
+        return conditions(faster(m.loc[bcw, "time"].min(), m.loc["DCD", "time"]),
                           comparable(100 * m.loc[bcw, "test_error"].min(),
                                      100 * m.loc["DCD", "test_error"], or_better=True,
-                                     higher=False) == HOLDS)
+                                     higher=False))
 
     def as_case(v):
         return HOLDS if v == "reproduces" else TIE if v == "inconclusive" else FAILS
@@ -135,15 +142,14 @@ def tan_claims(results):
                      + "; ".join(f"{n} {m['time'].idxmin()}, "
                                  f"{100 * (m.loc[bcw, 'test_error'].min() - m.drop(bcw)['test_error'].min()):+.2f}"
                                  for n, m in ours.items()),
-                     beside(all_cases([as_case(v) for v in o_fast.values()], "sets"),
-                            all_cases([as_case(v) for v in p_fast.values()], "columns")),
+                     all_cases([as_case(v) for v in o_fast.values()], "sets"),
                      "per set two conditions: the faster BCW faster than every other learner (PA "
                      f"and DCD included; timing rule, {TIME_TOLERANCE:.0%}) and the better BCW's "
                      f"test error at most {POINTS:g} point above the best other's; the same rule "
                      "on the paper's three columns (Sigma time plus pass time)",
                      "sparse_cw/table2", id="tan2016:5:bcw-fastest-and-comparable", rule="conditions",
                      ours_key=f"{sum(v == 'reproduces' for v in o_fast.values())} of {len(o_fast)} sets",
-                     paper_key=f"{sum(v == 'reproduces' for v in p_fast.values())} of {len(p_fast)} columns"))
+                     paper_key=_own_sets(all_cases([as_case(v) for v in p_fast.values()], "columns"))))
     p_so, o_so = cols(much_faster, paper), cols(much_faster, ours)
     rows.append(_row(key, "Table 2, section 5", "table", "'In particular, BCW is much faster than "
                      "all second-order methods, including all CW methods'.",
@@ -152,12 +158,12 @@ def tan_claims(results):
                      "faster BCW vs fastest second-order learner: " + ", ".join(
                          f"{n} {m.loc[bcw, 'time'].min():.3f} vs {m.loc[so, 'time'].min():.3f} s"
                          for n, m in ours.items()),
-                     beside(all_cases(list(o_so.values()), "sets"),
-                            all_cases(list(p_so.values()), "columns")),
+                     all_cases(list(o_so.values()), "sets"),
                      f"timing rule per set: the faster BCW below the fastest of {', '.join(so)} "
                      f"by more than {TIME_TOLERANCE:.0%} (times below {TIME_RESOLUTION:g} s: a "
                      "tie); stand-ins of the paper's data sets", "sparse_cw/table2",
-                     id="tan2016:5:bcw-much-faster-than-second-order", rule="timing"))
+                     id="tan2016:5:bcw-much-faster-than-second-order", rule="timing",
+                     paper_key=_own_sets(all_cases(list(p_so.values()), "columns"))))
     p_dcd, o_dcd = cols(over_dcd, paper), cols(over_dcd, ours)
     rows.append(_row(key, "Table 2, section 5", "table", "'BCW is faster than DCD, a batch "
                      "training method, with comparable or even better accuracy'.",
@@ -166,14 +172,20 @@ def tan_claims(results):
                                              for c, m in paper.items()),
                      "BCW vs DCD: " + "; ".join(f"{n} {m.loc[bcw, 'time'].min():.3f} vs "
                                                 f"{m.loc['DCD', 'time']:.3f} s" for n, m in ours.items()),
-                     beside(all_cases([as_case(v) for v in o_dcd.values()], "sets"),
-                            all_cases([as_case(v) for v in p_dcd.values()], "columns")),
+                     all_cases([as_case(v) for v in o_dcd.values()], "sets"),
                      "per set two conditions: the faster BCW faster than DCD (timing rule) and "
                      f"the better BCW's error at most {POINTS:g} point above DCD's; the same rule "
                      "on the paper's three columns", "sparse_cw/table2",
-                     id="tan2016:5:bcw-faster-than-dcd", rule="conditions"))
-    pa = {n: beats(100 * m.loc[bcw, "test_error"].min(), 100 * m.loc["PA", "test_error"],
-                   higher=False) for n, m in ours.items()}
+                     id="tan2016:5:bcw-faster-than-dcd", rule="conditions",
+                     paper_key=_own_sets(all_cases([as_case(v) for v in p_dcd.values()], "columns"))))
+    pa, pa_text = {}, []
+    for n, m in ours.items():
+        better = m.loc[bcw, "test_error"].idxmin()
+        w = 100 * runs[runs["dataset"] == n].pivot_table(index="order", columns="learner",
+                                                         values="test_error")
+        d, half = paired_interval(w["PA"] - w[better])
+        pa[n] = beats(d, half=half)                   # PA's error above BCW's: the claim
+        pa_text.append(f"{n} {d:+.2f} +- {half:.2f} ({len(w)} orders)")
     ppa = {c: beats(100 * m.loc[bcw, "test_error"].min(), 100 * m.loc["PA", "test_error"],
                     higher=False) for c, m in paper.items()}
     rows.append(_row(key, "Table 2, section 5", "table", "'For PA, the covariance structure is "
@@ -181,14 +193,30 @@ def tan_claims(results):
                      "accuracy' (than BCW).",
                      "PA minus the better BCW (error, points): " + ", ".join(
                          f"{c} {100 * (m.loc['PA', 'test_error'] - m.loc[bcw, 'test_error'].min()):+.1f}"
-                         for c, m in paper.items()),
-                     "PA minus the better BCW (error, points): " + ", ".join(
-                         f"{n} {100 * (m.loc['PA', 'test_error'] - m.loc[bcw, 'test_error'].min()):+.2f}"
-                         for n, m in ours.items()),
-                     beside(all_cases(list(pa.values()), "sets"), all_cases(list(ppa.values()), "columns")),
-                     f"per set, BCW's test error below PA's by more than {POINTS:g} point (within "
-                     "it a tie); mean over the stored orders", "sparse_cw/table2",
-                     id="tan2016:5:pa-less-accurate-than-bcw", rule="beats"))
+                         for c, m in paper.items())
+                     + f" (the paper's own sets, one run each, by {POINTS:g} point)",
+                     "PA minus the better BCW (error, points, 95% interval of the paired "
+                     "difference over the stored orders): " + ", ".join(pa_text),
+                     all_cases(list(pa.values()), "sets"),
+                     "per set, PA's test error minus the better BCW's (by mean), per stored order: "
+                     "the 95% interval of the paired difference above zero holds, below fails, "
+                     "containing zero a tie; the paper's one run per column by more than "
+                     f"{POINTS:g} point", "sparse_cw/table2",
+                     id="tan2016:5:pa-less-accurate-than-bcw", rule="beats",
+                     paper_key=_own_sets(all_cases(list(ppa.values()), "columns"))))
+    # the cause of the timing rows, from the stored runs: BCW's Sigma step (eq. 6)
+    sigma = runs.groupby(["dataset", "learner"])[["sigma_time", "time"]].mean()
+    share = {n: float(sigma.loc[(n, m.loc[bcw, "time"].idxmin()), "sigma_time"]
+                      / sigma.loc[(n, m.loc[bcw, "time"].idxmin()), "time"]) for n, m in ours.items()}
+    cost = (_TAN_STAND_IN + "; and the algorithm's own cost: BCW's time includes its Sigma step "
+            "(eq. 6, the stored sigma_time: " + ", ".join(f"{n} {100 * v:.0f}%" for n, v in share.items())
+            + " of the faster BCW's time), which the first-order PA and the batch DCD do not pay; "
+            "no experiment here compares implementations")
+    for row in rows:
+        if row["verdict"] in ("does not", "in part") and row["id"] in (
+                "tan2016:5:bcw-fastest-and-comparable", "tan2016:5:bcw-much-faster-than-second-order",
+                "tan2016:5:bcw-faster-than-dcd"):
+            row["cause"] = cost
     rows.append(_row(key, "Table 2, section 5", "no data", "The 'epsilon (entire set)' column: "
                      "BCW, PA and DCD on the 400k training examples (the other learners needed "
                      "more than 15,000 s).",
@@ -230,15 +258,16 @@ def tan_claims(results):
     rows.append(_row(key, "Figure 1(d-f), section 5", "figure", "'SBCW shows comparable or "
                      "better performance over competing algorithms in terms of ... training "
                      "speed' (SOFS, sparDCA, L1-SVM).", "comparable or better training time",
-                     "SBCW not slower beyond the tolerance in: " + ", ".join(
+                     f"SBCW's time at most {COMPARABLE_TIME:g} times the rival's in: " + ", ".join(
                          f"{n} {v.key}" for n, v in speed.items()) + "; against FGM not compared",
                      all_cases([as_case(v) for v in speed.values()], "sets"),
                      "at each SBCW budget (selected features), its time against each rival's "
-                     f"interpolated in log(features): not slower by more than {TIME_TOLERANCE:.0%} "
-                     "(timing rule); a set holds when most comparisons do; tf-idf stand-ins; FGM "
+                     "interpolated in log(features): 'comparable or better' time is at most "
+                     f"{COMPARABLE_TIME:g} times the rival's (the comparable rule's time tolerance); "
+                     "a set holds when most comparisons do; tf-idf stand-ins; FGM "
                      "left out: its times are cvxpy's (Clarabel solving each subproblem), not FGM's "
                      "accelerated proximal gradient", "sparse_cw/figure1",
-                     id="tan2016:5:sbcw-speed-comparable-or-better", rule="timing"))
+                     id="tan2016:5:sbcw-speed-comparable-or-better", rule="comparable"))
     fgm = {n: _sbcw_ahead(fig1[fig1["dataset"] == n], ("FGM",)) for n in datasets1}
     rows.append(_row(key, "Figure 1(a-c), section 5", "figure", "SBCW is comparable or better "
                      "than FGM in accuracy ('compared to other methods (except SOFS), SBCW "
@@ -294,11 +323,11 @@ def _tan_algorithms(key):
 
 #: the cause of each "does not" / "in part": row id -> cause (:data:`CAUSES`)
 CAUSE_NOTES = {
-    "tan2016:5:bcw-fastest-and-comparable": _TAN_STAND_IN + "; " + _TIMING,
-    "tan2016:5:bcw-much-faster-than-second-order": _TAN_STAND_IN + "; " + _TIMING,
-    "tan2016:5:bcw-faster-than-dcd": _TAN_STAND_IN + "; " + _TIMING,
+    "tan2016:5:bcw-fastest-and-comparable": _TAN_STAND_IN,
+    "tan2016:5:bcw-much-faster-than-second-order": _TAN_STAND_IN,
+    "tan2016:5:bcw-faster-than-dcd": _TAN_STAND_IN,
     "tan2016:5:pa-less-accurate-than-bcw": _TAN_STAND_IN,
     "tan2016:5:sbcw-accuracy-comparable-or-better": _SBCW,
     "tan2016:5:sbcw-accuracy-vs-fgm": _FGM,
-    "tan2016:5:sbcw-speed-comparable-or-better": _TIMING + "; " + _TAN_STAND_IN,
+    "tan2016:5:sbcw-speed-comparable-or-better": _TAN_STAND_IN,
 }
