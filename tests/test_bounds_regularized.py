@@ -18,7 +18,7 @@ from olearn.bounds import checks_frame
 from olearn.bounds.regularized import (drifting_stream, l1_constrained_bound,
                                        l2_constrained_bound,
                                        objective_regularized_bound,
-                                       proof_step_slacks, round_terms)
+                                       group_proof_steps, proof_step_slacks, round_terms)
 from olearn.linear.regularized import (L1ConstrainedPA, L2ConstrainedPA,
                                 ObjectiveRegularizedPA)
 
@@ -445,3 +445,28 @@ def test_proof_steps_fail_when_their_assumptions_fail():
     with pytest.raises(TypeError, match="regularized"):
         from olearn import PA
         round_terms(PA().fit(X, y), X, y, U)
+
+
+def test_projection_slack_is_the_true_minimum():
+    # the projection inequality's slack is the minimum over the solved rounds, not capped at 0
+    # (erratum: it was computed with np.min(..., initial=0.0) and so always showed 0)
+    run = L2ConstrainedPA(D2, update_on="mistake")
+    X, y, U = drifting_stream(1000, 10, 0.1, D2, R, random_state=0, learner=run)
+    tr = round_terms(run, X, y, U)
+    solved = tr[tr["solved"]]
+    true_min = float((solved["progress"] - solved["step_sq"]).min())
+    slack = proof_step_slacks(run, X, y, U)["progress >= ||w'' - w_t||^2 (projection)"]
+    assert slack == pytest.approx(true_min) and slack > 1e-4
+
+
+def test_identity_rows_hold_whatever_the_competitor():
+    # the rows labelled "cannot fail" hold even against a random competitor that breaks
+    # (A1) and (H); the progress step, an informative row, fails there
+    run = L2ConstrainedPA(D2, update_on="mistake", truncate_sigma=0.001)
+    X, y, U = drifting_stream(500, 10, 0.1, D2, R, random_state=2, learner=run)
+    junk = np.random.default_rng(0).normal(size=U.shape)
+    grouped = group_proof_steps(proof_step_slacks(run, X, y, junk))
+    assert list(grouped.index.get_level_values("check")).index("cannot fail") == \
+        grouped.index.get_level_values("check").tolist().count("can fail")
+    assert (grouped.loc["cannot fail"] >= -1e-9).all()
+    assert (grouped.loc["can fail"] < -1e-9).any()

@@ -747,6 +747,36 @@ def round_terms(run, X, y, U):
     return frame
 
 
+#: The rows of :func:`proof_step_slacks` that hold for any input: an identity (the
+#: four terms add up to ``Delta`` by construction), a completed square (the shrinkage
+#: bound), Cauchy-Schwarz on quantities the library computes (truncation given
+#: ``v . w'' = ||v||^2``; drift with ``S`` the largest of the same norms).  They
+#: illustrate the proofs; the other rows check what can fail (the projection, the
+#: margin, the ball, the truncation threshold, (A1) through the progress bounds, (H)).
+PROOF_IDENTITIES = (
+    "Delta = progress + shrink + truncation + drift",
+    "shrink >= -alpha ||u_t||^2/(2 + alpha)",
+    "truncation >= -2 ||v_t|| ||u_t||",
+    "drift >= ||u_t||^2 - ||u_t+1||^2 - 2 S ||u_t - u_t+1||",
+)
+
+
+def group_proof_steps(slacks):
+    """Index the rows of a :func:`proof_step_slacks` table by kind.
+
+    Returns ``slacks`` (a Series or DataFrame indexed by step) with a two-level
+    index: ``"can fail"`` first (the informative checks), then ``"cannot fail"``
+    (the rows named in :data:`PROOF_IDENTITIES`).
+    """
+    import pandas as pd
+
+    kind = ["cannot fail" if step in PROOF_IDENTITIES else "can fail" for step in slacks.index]
+    grouped = slacks.copy()
+    grouped.index = pd.MultiIndex.from_arrays([kind, list(slacks.index)], names=["check", "step"])
+    order = sorted(range(len(kind)), key=lambda i: kind[i] == "cannot fail")   # stable
+    return grouped.iloc[order]
+
+
 def proof_step_slacks(run, X, y, U):
     """The smallest slack of every inequality of the proofs of Theorems 3.1-3.4 on a run.
 
@@ -786,7 +816,7 @@ def proof_step_slacks(run, X, y, U):
             (m["progress"] - ((1 - m["p"]) ** 2 - alpha ** 2) / m["q"]).min())
     else:
         s["progress >= ||w'' - w_t||^2 (projection)"] = float(
-            np.min((solved["progress"] - solved["step_sq"]).to_numpy(), initial=0.0))
+            (solved["progress"] - solved["step_sq"]).min())
         s["||w'' - w_t||^2 >= (1 - p)^2/q"] = float(
             (m["step_sq"] - (1 - m["p"]) ** 2 / m["q"]).min())
     s["progress >= (1 - alpha^2)/R^2"] = float((m["progress"] - (1 - alpha ** 2) / R2).min())
