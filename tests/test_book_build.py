@@ -106,7 +106,7 @@ def test_every_page_is_in_the_toc_once_and_parts_follow_ideas():
     parts = [f for f in files if re.fullmatch(r"parts/(?!paper_)\w+", f)]
     assert parts == ["parts/oco", "parts/first_order", "parts/multiplicative",
                      "parts/regularization", "parts/second_order", "parts/second_order_at_scale",
-                     "parts/kernels", "parts/voting", "parts/reproducing"]
+                     "parts/kernels", "parts/voting", "parts/many_machines", "parts/reproducing"]
     captions = re.findall(r"^\s*- caption:\s*(.+)", toc, re.M)
     assert captions[-1:] == ["Reference"]
 

@@ -642,14 +642,15 @@ def test_output_paths_saved_whole(cls, tmp_path, monkeypatch):
     X, path, argv = _cli_case(cls, tmp_path)
     model = tmp_path / "model.pkl"
     assert _cli(argv + ["--save-model", str(model)])[0] == 0
-    saved = pickle.loads(model.read_bytes())
+    from olearn.cli._model import load_model
+    saved, _ = load_model(str(model))   # the safe .npz + JSON model file
     assert type(saved) is cls and saved.predict(X).shape == (N_ROWS,)
     before = model.read_bytes()
 
-    def stopped(obj, f, protocol=None):
+    def stopped(f, est, reading=None):
         f.write(before[: len(before) // 2])
         raise SystemExit(143)   # what a SIGTERM raises in the command line
-    monkeypatch.setattr("olearn.cli._train.pickle.dump", stopped)
+    monkeypatch.setattr("olearn.cli._train.save_model", stopped)
     with pytest.raises(SystemExit):
         _cli(argv + ["--save-model", str(model)])
     assert model.read_bytes() == before
