@@ -64,6 +64,19 @@ def _logdet_I_plus(Z, c):
     return float(logdet)
 
 
+def _full_covariance_updates(run, X, y, what):
+    """The finished AROW run on (X, y) (full covariance, else an error naming ``what``): the
+    stream, r, a, the mistake and update masks, their union A, the dense rows of A, their labels."""
+    stream = finished_run(run, X, y, AROW)
+    if run.covariance != "full":
+        raise ValueError(f"{what} with a full covariance; "
+                         f"the run has covariance={run.covariance!r}.")
+    M, U = _update_rows(stream)
+    A = M | U
+    return (stream, float(run.r), float(run.a), M, U, A, _dense_rows(stream.X, A),
+            stream.y[A])
+
+
 def arow_bound(run, X, y, u):
     """Theorem 2 on a finished full-covariance AROW run (see the module docstring).
 
@@ -85,15 +98,8 @@ def arow_bound(run, X, y, u):
     ``Sigma_T^{-1} = I/a + X_A / r`` must hold, else the run did not see this
     stream.
     """
-    stream = finished_run(run, X, y, AROW)
-    if run.covariance != "full":
-        raise ValueError("Theorem 2 is about AROW with a full covariance; "
-                         f"the run has covariance={run.covariance!r}.")
-    r, a = float(run.r), float(run.a)
-    M, U = _update_rows(stream)
-    A = M | U
-    Z = _dense_rows(stream.X, A)
-    yA = stream.y[A]
+    stream, r, a, M, U, A, Z, yA = _full_covariance_updates(
+        run, X, y, "Theorem 2 is about AROW")
     d = Z.shape[1]
     # replay: Sigma_T^{-1} mu_T = sum y x / r
     P = np.eye(d) / a + Z.T @ Z / r
@@ -199,15 +205,8 @@ def arow_regret_lemma(run, X, y, u):
     The run is replayed (Sherman-Morrison on the update rounds); its mean must
     equal the library's.
     """
-    stream = finished_run(run, X, y, AROW)
-    if run.covariance != "full":
-        raise ValueError("The lemma's instance is AROW with a full covariance; "
-                         f"the run has covariance={run.covariance!r}.")
-    r, a = float(run.r), float(run.a)
-    M, U = _update_rows(stream)
-    A = M | U
-    Z = _dense_rows(stream.X, A)
-    yA = stream.y[A]
+    stream, r, a, M, U, A, Z, yA = _full_covariance_updates(
+        run, X, y, "The lemma's instance is AROW")
     loss = 1.0 - stream.margins[A]
     d = Z.shape[1]
     u = np.asarray(u, dtype=np.float64).ravel()
