@@ -68,3 +68,20 @@ def test_the_bibliography_carries_no_working_note():
     bib = (BOOK / "references.bib").read_text()
     notes = re.findall(r"^\s*note\s*=\s*\{(.*)\}", bib, re.M)
     assert not [n for n in notes if re.search(r"stored|copy|extraction|we ", n, re.I)], notes
+
+
+def test_arow_and_duol_opening_pages_do_not_restate_what_referee_10_found_false():
+    # the pages compute and assert the corrected statements; this keeps the old ones from returning
+    arow_intuition, arow_derivation = markdown("arow/intuition"), markdown("arow/derivation")
+    duol = markdown("duol/intuition")
+    kernels = " ".join((BOOK / "parts" / "kernels.md").read_text().split())
+    assert "within one unit is equally plausible" not in arow_intuition
+    assert "cannot drag its mean arbitrarily far" not in arow_derivation
+    assert "with $r = 0.01$ further" in arow_intuition and "with $r = 0.01$ further" in arow_derivation
+    assert "checks the result without either" not in arow_derivation
+    assert "The ellipse shrinks along $\\mathbf x_2$ only" not in arow_derivation
+    assert "the hard constraint $y_t\\boldsymbol\\mu\\cdot\\mathbf x_t \\ge 1$ of PA" not in arow_derivation
+    assert "never touch the weights already assigned" not in duol
+    assert "never revisit" not in duol and "never revisits" not in kernels
+    assert "two weights per mistake" not in duol and "undoes most of that damage" not in duol
+    assert "is decreasing)" not in duol and "tends to decrease" in duol
