@@ -20,6 +20,16 @@ def test_exact_update_matches_cvxpy(kernel):
     assert (df["active"] == "interior").any() and (df["active"] != "interior").any()
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_exact_update_matches_cvxpy_when_h_is_singular(kernel):
+    """x_b = x_a: s_a s_b = w_ab^2, h is linear along a line; the edges still hold the maximum."""
+    df = check_duol_exact(kernel, n_instances=30, random_state=2, singular=True)
+    assert np.allclose(df["sa"] * df["sb"], df["wab"] ** 2)
+    assert df["max_abs_diff"].max() < 1e-6
+    assert df["gain_diff"].max() < 1e-8
+    assert (df["active"] != "interior").all()
+
+
 def test_paper_step_is_the_exact_maximiser_only_in_its_regime():
     """With k(x,x) = 1, scores at 0 and w_ab = -rho the paper's step 1/(1-rho)
     is the unconstrained maximiser; with k(x,x) = 4 (unnormalised) it is not."""

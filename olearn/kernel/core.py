@@ -26,7 +26,10 @@ in :mod:`olearn.kernel.updates`; the kernel row in :mod:`olearn.kernel.kernels`.
 ``max_support`` (ours, not the paper's): after an update that makes the
 support larger than the budget, the oldest support vector is removed and
 ``||f||^2`` and DUOL's ``f_i`` are corrected for its removal (one extra kernel
-row).
+row).  Two learners differ: :class:`olearn.KernelAROW` forgets the oldest
+row's covariance update and projects that row's mean term on the remaining
+rows (:mod:`olearn.kernel.arow`), and :class:`olearn.OnlineSVM`, which solves
+the dual over every example seen, refuses a budget (``ValueError``).
 
 Numeric range, checked off the hot path: a row whose ``||x||^2`` leaves
 float64's range is refused by the base before any learning

@@ -42,16 +42,21 @@ def duol_dual_program(la, lb, sa, sb, wab, C, ub):
     return ga, gb, float(problem.value)
 
 
-def random_duol_instance(rng, kernel="rbf", d=5):
+def random_duol_instance(rng, kernel="rbf", d=5, singular=False):
     """A random instance ``(la, lb, sa, sb, wab, C, ub)`` from real kernel values.
 
     Two points ``x_a, x_b`` with labels of opposite-ish orientation, scores
     ``y f(x)`` drawn in ``[-3, 1)`` (so ``l > 0``), ``C`` log-uniform in
     ``[0.1, 10]`` and ``hat gamma_b`` uniform in ``[0, C]``: the box is active
-    in some instances and not in others.
+    in some instances and not in others.  ``singular=True`` takes
+    ``x_b = x_a``, so that ``s_a s_b = w_ab^2`` and ``h`` is not strictly
+    concave: linear along the null direction of its quadratic part (two
+    random points never give such an instance).
     """
     params = KERNELS[kernel]
     X = rng.normal(size=(2, d)) * rng.uniform(0.2, 1.5)
+    if singular:
+        X[1] = X[0]
     K = kernel_matrix(X, X, **params)
     ya, yb = 1.0, rng.choice([-1.0, 1.0])
     sa, sb, wab = K[0, 0], K[1, 1], ya * yb * K[0, 1]
@@ -61,8 +66,10 @@ def random_duol_instance(rng, kernel="rbf", d=5):
     return la, lb, sa, sb, wab, C, ub
 
 
-def check_duol_exact(kernel="rbf", n_instances=100, random_state=0):
+def check_duol_exact(kernel="rbf", n_instances=100, random_state=0, singular=False):
     """Closed form vs cvxpy on random instances; one row per instance.
+
+    ``singular=True``: instances with ``x_b = x_a`` (see :func:`random_duol_instance`).
 
     Columns: the instance, ``ga_lib, gb_lib, ga_cvx, gb_cvx``, the gains
     ``h_lib, h_cvx``, ``max_abs_diff`` (of the maximisers), ``gain_diff``
@@ -72,7 +79,7 @@ def check_duol_exact(kernel="rbf", n_instances=100, random_state=0):
     rng = check_random_state(random_state)
     rows = []
     for _ in range(n_instances):
-        la, lb, sa, sb, wab, C, ub = random_duol_instance(rng, kernel)
+        la, lb, sa, sb, wab, C, ub = random_duol_instance(rng, kernel, singular=singular)
         ga, gb = duol_exact_step(la, lb, sa, sb, wab, C, ub)
         ga_c, gb_c, h_c = duol_dual_program(la, lb, sa, sb, wab, C, ub)
         h = dual_gain(ga, gb, la, lb, sa, sb, wab)
