@@ -11,9 +11,10 @@ fix the initial weight was ``exp(log theta0)`` (3.0000000000000004 for 3) and
 20 of 200 Positive Winnow streams and 27 of 300 Balanced Winnow streams
 disagreed.
 
-:func:`exact_winnow` is the rule of Carvalho and Cohen (2006, section 2.2) in
-``fractions.Fraction``; :func:`exact_vote` the vote of
-:class:`olearn.Averaged` (both weightings) from the exact hypotheses.
+:func:`winnow_reference.exact_winnow` is the rule of Carvalho and Cohen (2006,
+section 2.2) in ``fractions.Fraction``; :func:`winnow_reference.exact_vote` the
+vote of :class:`olearn.Averaged` (both weightings) from the exact hypotheses
+(``tests/winnow_reference.py``, shared with ``tests/test_winnow_fraction.py``).
 """
 import warnings
 from fractions import Fraction
@@ -24,8 +25,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 
 from olearn import Averaged, BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
-
-ALPHA, BETA = Fraction(3, 2), Fraction(1, 2)
+from winnow_reference import exact_scores, exact_vote, exact_winnow
 
 #: (class, its parameters); the thresholds put the first rounds on a tie
 SETTINGS = {
@@ -36,70 +36,6 @@ SETTINGS = {
     "MBW-margin": (ModifiedBalancedWinnow,
                    dict(theta0_pos=3.0, theta0_neg=1.0, theta=1.5, margin=0.5)),
 }
-
-
-def exact_winnow(kind, params, X, y):
-    """``(mistakes, updated, hypotheses, (u, v))`` of the exact learner:
-    ``hypotheses[t]`` is ``(u, v)`` before round ``t`` (and the final one
-    last); features index 0..d-1, the always-on feature d."""
-    d = X.shape[1]
-    balanced = kind != "PW"
-    theta = Fraction(params["theta"])
-    u = [Fraction(params["theta0" if kind == "PW" else "theta0_pos"])] * (d + 1)
-    v = [Fraction(params.get("theta0_neg", 0.0))] * (d + 1)
-    margin = Fraction(params.get("margin", 0.0))
-    mistakes, updated, hypotheses = [], [], []
-    for row, label in zip(X, y):
-        hypotheses.append((list(u), list(v)))
-        present = [j for j in range(d) if row[j] != 0] + [d]
-        norm = 1 + sum(Fraction(row[j]) for j in range(d))
-        xt = {j: (Fraction(row[j]) if j < d else Fraction(1)) / norm for j in present}
-        score = sum(xt[j] * (u[j] - (v[j] if balanced else 0)) for j in present) - theta
-        mistake = (score > 0) != (label > 0)
-        update = label * score <= margin if kind.startswith("MBW") else mistake
-        mistakes.append(mistake)
-        updated.append(update)
-        if not update:
-            continue
-        for j in present:
-            if kind.startswith("MBW"):
-                up, down = ALPHA * (1 + xt[j]), BETA * (1 - xt[j])
-            else:
-                up, down = ALPHA, BETA
-            u[j] *= up if label > 0 else down
-            v[j] *= down if label > 0 else up
-    hypotheses.append((list(u), list(v)))
-    return mistakes, updated, hypotheses, (u, v)
-
-
-def exact_scores(kind, params, hypothesis, X, seen):
-    """Test-time scores of ``hypothesis`` (features not seen dropped)."""
-    u, v = hypothesis
-    d = X.shape[1]
-    theta = Fraction(params["theta"])
-    out = []
-    for row in X:
-        present = [j for j in range(d) if row[j] != 0 and seen[j]] + [d]
-        norm = 1 + sum(Fraction(row[j]) for j in present if j < d)
-        out.append(sum((Fraction(row[j]) if j < d else 1) / norm
-                       * (u[j] - (v[j] if kind != "PW" else 0))
-                       for j in present) - theta)
-    return out
-
-
-def exact_vote(hypotheses, updated, weights):
-    """The voted ``(u, v)``: ``(1/T) sum_t w_{t+1}`` (``"rounds"``), or the
-    hypotheses weighted by their rounds without update (``"correct"``; the
-    last hypothesis while nothing is credited)."""
-    if weights == "rounds":
-        chosen = hypotheses[1:]
-    else:
-        chosen = [h for h, up in zip(hypotheses[:-1], updated) if not up]
-        if not chosen:
-            return hypotheses[-1]
-    n = len(chosen)
-    return tuple([sum(h[c][j] for h in chosen) / n for j in range(len(chosen[0][c]))]
-                 for c in (0, 1))
 
 
 def binary_stream(seed, kind):

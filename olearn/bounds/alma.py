@@ -61,7 +61,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..linear.alma import ALMA
-from ._common import check_replay, finished_run, make_check
+from ._common import check_replay, finished_run, make_check, refuse_degenerate
 
 
 def row_pnorms(X, p):
@@ -233,6 +233,12 @@ def alma_bound(run, X, y, u, gamma=None):
         The margin; None takes the best of 200 candidates (quantiles of the
         competitor's positive normalised margins): the bound holds for every
         ``gamma > 0`` at once, so the minimum is a bound too.
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only, ``gamma <= 0``, and a ``u`` with no positive
+    margin on any round (``ValueError``: its hinge ``d_t >= gamma`` on every
+    round, the competitor explains nothing of the stream).
     """
     stream = finished_run(run, X, y, ALMA)
     p, q, alpha, B, C = alma_parameters(run)
@@ -260,6 +266,9 @@ def alma_bound(run, X, y, u, gamma=None):
     margins_u = np.zeros_like(norms)
     margins_u[nonzero] = stream.competitor_margins(u)[nonzero] / norms[nonzero]
 
+    refuse_degenerate(margins_u.size, margins_u=margins_u[nonzero], vacuous=(
+        "its hinge gamma - y_t u.x_t >= gamma on every round, so D_gamma >= gamma "
+        "sqrt(T): it explains none of the stream"))
     optimised = gamma is None
     if optimised:
         positive = margins_u[nonzero & (margins_u > 0)]
@@ -270,7 +279,8 @@ def alma_bound(run, X, y, u, gamma=None):
                   for g in candidates]
         gamma = float(candidates[int(np.argmin(values))])
     elif not (np.isfinite(gamma) and gamma > 0):
-        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}.")
+        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}: pass gamma > 0 "
+                         f"(or None for the best one).")
     bound, bound_a, bound_b, D, D2 = _both_bounds(gamma, margins_u[nonzero], p, alpha, B, C)
 
     # (1) and the potential inequality, on the update trials

@@ -38,7 +38,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..second_order import AROW
-from ._common import finished_run, make_check
+from ._common import finished_run, make_check, refuse_degenerate
 
 
 def _update_rows(stream):
@@ -97,6 +97,13 @@ def arow_bound(run, X, y, u):
     first: ``mu_T = Sigma_T (sum_{M u U} y_t x_t) / r`` with
     ``Sigma_T^{-1} = I/a + X_A / r`` must hold, else the run did not see this
     stream.
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only, and a ``u`` with no positive margin on any round
+    (``ValueError``; ``u = 0`` included: ``g_t >= 1`` on every update, so the
+    bound is at least ``M + U - U = M``, it cannot fail -- for ``u = 0`` it is
+    exactly ``M``).
     """
     stream, r, a, M, U, A, Z, yA = _full_covariance_updates(
         run, X, y, "Theorem 2 is about AROW")
@@ -112,6 +119,9 @@ def arow_bound(run, X, y, u):
     u = np.asarray(u, dtype=np.float64).ravel()
     if u.shape != (d,):
         raise ValueError(f"u must have {d} entries, got shape {u.shape}.")
+    refuse_degenerate(stream.y.size, margins_u=stream.competitor_margins(u), vacuous=(
+        "g_t >= 1 on every update round, so the bound is at least M + U - U = M: "
+        "it cannot fail"))
     Zu = Z @ u
     quad = r * (u @ u) / a + float(Zu @ Zu)
     logdet = _logdet_I_plus(Z, a / r)
@@ -136,9 +146,14 @@ def arow_lemma_trace(X, y, r=1.0, a=1.0, u=None):
     ``Sigma_asym`` / ``Sigma_min_eig`` of the library's ``Sigma_t``.
     ``Sigma_t^{-1}`` is the inverse of the library's covariance (not an
     independent recursion), so the identities test the library's state.
+    An empty stream or one of zero rows only raises ``ValueError``
+    (:func:`olearn.bounds._common.refuse_degenerate`); any ``u`` is taken
+    (Lemma 3 is an identity for every ``u``).
     """
     X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    y = np.asarray(y)
+    y = np.asarray(y).ravel()
+    refuse_degenerate(min(X.shape[0], y.shape[0]) if X.ndim == 2 else 0,
+                      np.einsum("ij,ij->i", X, X) if X.ndim == 2 else None)
     labels = np.unique(y)
     y_pm = np.where(y == labels[-1], 1.0, -1.0)
     d = X.shape[1]
@@ -203,7 +218,10 @@ def arow_regret_lemma(run, X, y, u):
     the dropped slack, so that left + final = right is an identity),
     ``mistake_bound``, ``M``, ``U`` and ``sum_sq`` (``sum_A (1 - z_t)^2``).
     The run is replayed (Sherman-Morrison on the update rounds); its mean must
-    equal the library's.
+    equal the library's.  Degenerate runs raise as for :func:`arow_bound`
+    (another learner, unfitted, empty, zero rows only), except that any ``u``
+    is taken, one with no positive margin too: the lemma holds for every ``u``
+    and is not vacuous for it (its left side is not bounded by the rounds).
     """
     stream, r, a, M, U, A, Z, yA = _full_covariance_updates(
         run, X, y, "The lemma's instance is AROW")

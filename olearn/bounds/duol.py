@@ -33,7 +33,7 @@ from ..kernel.duol import DUOL
 from ..kernel.kernels import kernel_matrix
 from ..kernel.learners import KernelPerceptron
 from ..kernel.updates import dual_gain, duol_exact_step
-from ._common import make_check
+from ._common import make_check, refuse_degenerate
 
 #: relative tolerance of the asserted inequalities (float round-off)
 ROUNDOFF = 1e-9
@@ -60,8 +60,16 @@ def _auxiliary(xa, ya, sv, beta, f, kern):
 
 
 def duol_updates(X, y, duol=None):
-    """Replay ``duol`` (default ``DUOL()``) on ``(X, y)`` in order; one row per update."""
-    est = clone(duol if duol is not None else DUOL())
+    """Replay ``duol`` (default ``DUOL()``) on ``(X, y)`` in order; one row per update.
+
+    Another learner than an (unfitted or fitted, it is cloned) :class:`~olearn.DUOL`
+    raises ``TypeError``, an empty stream ``ValueError``
+    (:func:`olearn.bounds._common.refuse_degenerate`); zero rows are points of the RKHS
+    like any other (``k(0, 0) = 1`` for the Gaussian kernel).
+    """
+    duol = duol if duol is not None else DUOL()
+    refuse_degenerate(len(y), learner=duol, learner_type=DUOL)
+    est = clone(duol)
     y = np.asarray(y)
     classes = np.unique(y)
     X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=float)
@@ -144,7 +152,19 @@ def assert_theorems_1_2(updates):
     """Assert Lemma 1's identity on every update and Theorems 1-2 where they apply.
 
     Returns a one-row summary (counts and the smallest slack of each bound).
+    ``updates`` must be a frame of :func:`duol_updates` (``TypeError``) with at least
+    one update (``ValueError``).
     """
+    needed = {"h_step", "dual_increase", "thm1_applies", "thm2_applies", "thm1_bound",
+              "thm2_bound", "delta_max", "double", "mistake"}
+    if not isinstance(updates, pd.DataFrame) or (len(updates)
+                                                 and not needed <= set(updates.columns)):
+        raise TypeError("assert_theorems_1_2 takes the frame of duol_updates(X, y, duol); "
+                        f"got a {type(updates).__name__} without its columns. Pass "
+                        f"duol_updates(X, y, duol).")
+    if len(updates) == 0:
+        raise ValueError("The frame has no update: nothing to check. Pass "
+                         "duol_updates(X, y, duol) of a stream of at least one round.")
     u = updates
     scale = np.maximum(1.0, np.abs(u["h_step"]))
     lemma = np.abs(u["h_step"] - u["dual_increase"]) <= 1e-7 * scale
@@ -169,8 +189,10 @@ def svm_bracket(X, y, C, kernel="rbf", sigma=8.0, degree=3, coef0=1.0):
     """Bracket ``P* = min_f ||f||^2/2 + C sum l(y f(x))`` (f without bias) with SVC.
 
     Returns ``(lower, upper)``: the bias-free dual value of SVC's coefficients
-    and the primal value of SVC's function without its intercept.
+    and the primal value of SVC's function without its intercept.  An empty
+    stream raises ``ValueError``; zero rows are points of the RKHS like any other.
     """
+    refuse_degenerate(len(y))
     from sklearn.svm import SVC
 
     K = kernel_matrix(X, X, kernel=kernel, sigma=sigma, degree=degree, coef0=coef0)
@@ -251,9 +273,12 @@ def theorem3(X, y, duol=None, updates=None, count="zero", exact=False):
     ``exact`` brackets ``P*`` by :func:`exact_bracket` (small streams) instead of SVC.
     ``holds`` uses the largest lower bound of ``P*``; the term ``refuted`` is true when the
     bound fails even with the upper bound of ``P*``: then it fails for the true minimum,
-    and the run is a counterexample to the theorem.
+    and the run is a counterexample to the theorem.  Another learner than a
+    :class:`~olearn.DUOL` raises ``TypeError``, an empty stream ``ValueError``;
+    zero rows are points of the RKHS like any other.
     """
     est = duol if duol is not None else DUOL()
+    refuse_degenerate(len(y), learner=est, learner_type=DUOL)
     if updates is None:
         updates = duol_updates(X, y, est)
     rho = float(est.rho)
@@ -376,9 +401,13 @@ def proposition1(X, y, learner=None):
 
     Columns ``t``, ``margin``, ``min_conflict`` (``min_i y_i y_a k(x_i, x_a)``
     over the support vectors before the update), ``n_hurt`` (support vectors
-    whose score drops) and ``holds`` (``min_conflict < 0``).
+    whose score drops) and ``holds`` (``min_conflict < 0``).  Another learner
+    than a :class:`~olearn.KernelPerceptron` raises ``TypeError``, an empty
+    stream ``ValueError``; zero rows are points of the RKHS like any other.
     """
-    est = clone(learner if learner is not None else KernelPerceptron())
+    learner = learner if learner is not None else KernelPerceptron()
+    refuse_degenerate(len(y), learner=learner, learner_type=KernelPerceptron)
+    est = clone(learner)
     est.fit(X, y)
     y = np.asarray(y)
     ypm = np.where(y == est.classes_[1], 1.0, -1.0)

@@ -33,7 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..kernel.duol import DUOL
 from ..kernel.kernels import kernel_matrix
 from ..kernel.learners import KernelPA, KernelPerceptron
-from ._common import make_check
+from ._common import make_check, refuse_degenerate
 
 #: largest difference allowed between the replay's and the run's coefficients and scores
 TOLERANCE = 1e-9
@@ -55,12 +55,14 @@ def kernel_regret_lemma(run, X, y, beta):
     ``sum_i gamma_i (1 - y_i u(x_i))``, the box ``C`` (the largest ``gamma_i`` when the
     learner has none), the competitor's primal value ``P(u)`` with that box and the sum of the
     per-round dual gains (equal to ``D``).  Raises ``TypeError`` for another learner and
-    ``ValueError`` when the replay differs from the run.
+    ``ValueError`` when the replay differs from the run, for an unfitted run and an empty
+    stream (:func:`olearn.bounds._common.refuse_degenerate`).  Zero rows are points like
+    any other in the RKHS (``k(0, 0) = 1`` for the Gaussian kernel) and any ``beta`` is
+    taken (the lemma is an identity for every ``u``): both give finite terms.
     """
-    if not isinstance(run, (KernelPerceptron, KernelPA, DUOL)):
-        raise TypeError(f"kernel_regret_lemma covers KernelPerceptron, KernelPA and DUOL; "
-                        f"got a {type(run).__name__}.")
+    refuse_degenerate(1, learner=run, learner_type=(KernelPerceptron, KernelPA, DUOL))
     check_is_fitted(run, "n_rounds_")
+    refuse_degenerate(len(y))
     if run.max_support is not None:
         raise ValueError("A budget (max_support) removes support vectors, which is not a "
                          "step of mirror descent: fit with max_support=None.")
@@ -142,7 +144,9 @@ def svm_dual_competitor(X, y, C, kernel="rbf", sigma=8.0, degree=3, coef0=1.0, s
     ``max_{0 <= alpha <= C} sum alpha - ||sum alpha_i y_i k(x_i, .)||^2 / 2``, so that
     ``u = sum_i beta_i k(x_i, .)`` has no bias, like the online learners' functions. Any
     ``beta`` is a valid competitor of the lemma; a better-converged one is a stronger one.
+    An empty stream raises ``ValueError``; zero rows are points of the RKHS like any other.
     """
+    refuse_degenerate(len(y))
     from sklearn.svm import SVC
 
     K = kernel_matrix(X, X, kernel=kernel, sigma=sigma, degree=degree, coef0=coef0)

@@ -49,7 +49,8 @@ is attained (a test of the constants).
 import numpy as np
 
 from ..linear.norma import NORMA
-from ._common import check_replay, finished_run, make_check, theorem_mistakes
+from ._common import (check_replay, finished_run, make_check, refuse_degenerate,
+                      theorem_mistakes)
 
 
 def _trajectory(run, stream, g):
@@ -95,6 +96,12 @@ def norma_bound(run, X, y, g):
     g : array of shape (n_features,)
         The competitor (any vector; e.g. ``rho`` times
         :func:`olearn.bounds.svm_competitor`, whose hinge is at margin 1).
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only.  A ``g`` with no positive margin is taken here
+    (the bound is on the learner's loss, which is not bounded by ``T rho``, so
+    the bound is not vacuous); :func:`norma_mistake_bound` refuses it.
     """
     stream = finished_run(run, X, y, NORMA)
     g = np.asarray(g, dtype=np.float64).ravel()
@@ -139,8 +146,18 @@ def norma_bound(run, X, y, g):
 
 
 def norma_mistake_bound(run, X, y, g):
-    """Mistakes (``y_t w_t.x_t <= 0``) of a NORMA run against ``bound / rho`` of :func:`norma_bound`."""
+    """Mistakes (``y_t w_t.x_t <= 0``) of a NORMA run against ``bound / rho`` of :func:`norma_bound`.
+
+    A ``g`` with no positive margin on any round raises ``ValueError``: its
+    ``L(g) >= T rho`` and the margin term is ``>= -T eta lam rho``, so the
+    mistake bound is at least ``T``, vacuous.
+    """
     check = norma_bound(run, X, y, g)
+    stream = finished_run(run, X, y, NORMA)
+    refuse_degenerate(stream.y.size, margins_u=stream.competitor_margins(
+        np.asarray(g, dtype=np.float64).ravel()), competitor="g", vacuous=(
+        "L(g) >= T rho and the margin term is >= -T eta lam rho, so the mistake "
+        "bound is at least T"))
     return make_check(
         f"NORMA ({run.schedule} step): mistakes <= loss bound / rho (our derivation)",
         check.terms["mistakes"], check.terms["mistake_bound"], **check.terms)

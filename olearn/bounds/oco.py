@@ -14,7 +14,7 @@ whose term is reported).  Each bound page reads its theorem off these terms.
 import numpy as np
 
 from .. import oco
-from ._common import finished_run, make_check
+from ._common import finished_run, make_check, refuse_degenerate
 
 #: largest difference of weights (log-weights for Winnow) allowed between replay and run
 TOLERANCE = 1e-8
@@ -77,9 +77,20 @@ def regret_lemma(run, X, y, u):
     ``terms`` holds every term of the lemma (``linear_regret``, ``initial``,
     ``final``, ``growth``, ``stability``, ``correction``, ``identity_gap``),
     the mistakes and the replay's agreement with the run (``max_weight_diff``,
-    log-weights for Winnow).  Raises ``ValueError`` when the learner is not
-    an instance or the replay differs from the run.
+    log-weights for Winnow).  Raises ``TypeError`` for a learner outside the
+    families above and ``ValueError`` when its settings are not an instance,
+    the replay differs from the run, the run is unfitted, the stream empty or
+    of zero rows only (:func:`olearn.bounds._common.refuse_degenerate`).  Any
+    ``u`` is taken, one with no positive margin too: the lemma holds for every
+    ``u`` and is not a mistake bound, so it is not vacuous for it.
     """
+    from ..linear import (NORMA, PA, BalancedWinnow, L2ConstrainedPA,
+                          ObjectiveRegularizedPA, Perceptron, PositiveWinnow)
+    from ..second_order import AROW
+
+    refuse_degenerate(1, learner=run, learner_type=(
+        Perceptron, PA, NORMA, ObjectiveRegularizedPA, L2ConstrainedPA,
+        BalancedWinnow, PositiveWinnow, AROW))
     stream = finished_run(run, X, y, type(run))
     Xd = stream.X.toarray() if hasattr(stream.X, "toarray") else np.asarray(stream.X)
     mirror, rule, w1, label = _family(run, Xd.shape[1])

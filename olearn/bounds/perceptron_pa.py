@@ -44,7 +44,8 @@ import numpy as np
 
 from ..linear.pa import PA
 from ..linear.perceptron import Perceptron
-from ._common import check_replay, finished_run, make_check, theorem_mistakes
+from ._common import (check_replay, finished_run, make_check, refuse_degenerate,
+                      theorem_mistakes)
 
 
 def perceptron_bound(run, X, y, u, gamma=None):
@@ -67,6 +68,12 @@ def perceptron_bound(run, X, y, u, gamma=None):
     gamma : float > 0 or None
         The margin; None minimises the bound over ``gamma > 0`` exactly
         (:func:`optimal_gamma`).
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only, ``gamma <= 0``, and a ``u`` with no positive
+    margin on any round (``ValueError``: then ``d_t >= gamma`` on every round,
+    ``D >= gamma sqrt(T)`` and the bound is at least ``T``, vacuous).
     """
     stream = finished_run(run, X, y, Perceptron)
     updated = stream.margins <= 0.0
@@ -77,12 +84,16 @@ def perceptron_bound(run, X, y, u, gamma=None):
         raise ValueError(f"u must be a nonzero vector of {stream.X.shape[1]} "
                          f"features, got shape {u.shape} and norm {u_norm}.")
     margins_u = stream.competitor_margins(u / u_norm)
+    refuse_degenerate(margins_u.size, margins_u=margins_u, vacuous=(
+        "d_t >= gamma on every round, so D >= gamma sqrt(T) and ((R + D)/gamma)^2 "
+        ">= T, the number of rounds"))
     R = stream.R
     optimised = gamma is None
     if optimised:
         gamma = optimal_gamma(margins_u, R)
     elif not (np.isfinite(gamma) and gamma > 0):
-        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}.")
+        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}: pass gamma > 0 "
+                         f"(or None for the best one).")
     D = float(np.linalg.norm(np.maximum(0.0, gamma - margins_u)))
     return make_check(
         "Perceptron: updates <= ((R + D)/gamma)^2 "
@@ -104,8 +115,17 @@ def optimal_gamma(margins_u, R):
     whose square is the quadratic ``(S1^2 - R^2 k) gamma^2 + 2 S1 (R^2 - S2)
     gamma + S2^2 - R^2 S2 = 0``.  The minimum is at a root or at a break point
     ``m_(i) > 0``; every candidate is evaluated with its own ``k``.
+
+    No margin (empty), no positive margin (the bound then decreases toward the
+    number of rounds as ``gamma`` grows: no minimiser) or ``R`` not a finite
+    number ``>= 0`` raise ``ValueError``.
     """
-    m = np.sort(np.asarray(margins_u, dtype=np.float64))
+    m = np.sort(np.asarray(margins_u, dtype=np.float64).ravel())
+    if not (np.isfinite(R) and R >= 0):
+        raise ValueError(f"R must be a finite number >= 0 (max_t ||x_t||), got {R!r}.")
+    refuse_degenerate(m.size, margins_u=m, vacuous=(
+        "((R + D(gamma))/gamma)^2 decreases toward the number of rounds as gamma "
+        "grows: there is no best gamma and no bound below that number"))
     k = np.arange(m.size + 1, dtype=np.float64)
     S1 = np.concatenate([[0.0], np.cumsum(m)])
     S2 = np.concatenate([[0.0], np.cumsum(m * m)])
@@ -147,6 +167,12 @@ def pa_bound(run, X, y, u, theorem=None):
     u : array of shape (n_features,)
         The competitor (any vector; see :func:`olearn.bounds.svm_competitor`).
     theorem : {None, 2, 3, 4, 5}
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only, and a ``u`` with no positive margin on any round
+    (``ValueError``: every ``l*_t >= epsilon``, so Theorem 4 gives at least
+    ``2T`` mistakes, Theorem 3 ``4T``, Theorem 5 ``T``: vacuous).
     """
     stream = finished_run(run, X, y, PA)
     if run.gamma not in (None, 0, 0.0):
@@ -161,6 +187,9 @@ def pa_bound(run, X, y, u, theorem=None):
         raise ValueError(f"u must be a finite vector of {stream.X.shape[1]} "
                          f"features, got shape {u.shape}.")
 
+    refuse_degenerate(stream.y.size, margins_u=stream.competitor_margins(u), vacuous=(
+        "l*_t >= epsilon on every round, so every theorem's mistake bound is at "
+        "least the number of rounds"))
     loss = np.maximum(0.0, epsilon - stream.margins)
     tau = _pa_steps(run.variant, loss, stream.sq_norms, C)
     check_replay(run, stream, tau * stream.y)

@@ -182,7 +182,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from ..linear.regularized import L1ConstrainedPA, L2ConstrainedPA, ObjectiveRegularizedPA
-from ._common import ROUNDOFF, finished_run, make_check
+from ._common import ROUNDOFF, finished_run, make_check, refuse_degenerate
 
 NORMS = ("l2", "l1")
 
@@ -372,7 +372,7 @@ class _Competitor:
                 f"The theorems need a competitor with zero loss on every round "
                 f"(y_t u_t.x_t >= 1); it fails on {int(short.sum())} of {T} "
                 f"rounds (smallest margin {margins_u[worst]:.6g} on round "
-                f"{worst}).")
+                f"{worst}). Pass competitors with margin >= 1 on every round.")
         steps = np.diff(U, axis=0)
         self.steps = (np.abs(steps).max(axis=1) if norm == "l1"
                       else np.linalg.norm(steps, axis=1))
@@ -517,23 +517,31 @@ def drifting_stream(n, d, mu, D, R, random_state=None, norm="l2", learner=None,
     y : ndarray (n,) of -1.0 / +1.0
     U : ndarray (n + 1, d)
         ``u_0..u_n`` (row ``n`` is the competitor after the last round).
+
+    ``n < 1`` and a fitted ``learner`` raise ``ValueError``, a ``learner`` that is
+    not a regularized PA ``TypeError``.
     """
     if norm not in NORMS:
         raise ValueError(f"norm must be one of {NORMS}, got {norm!r}.")
     for name, value in (("mu", mu), ("D", D), ("R", R)):
         if not (np.isfinite(value) and value > 0):
-            raise ValueError(f"{name} must be a finite number > 0, got {value!r}.")
+            raise ValueError(f"{name} must be a finite number > 0, got {value!r}: "
+                             f"pass {name} > 0.")
     if int(n) < 1 or int(d) < 2:
-        raise ValueError(f"Need n >= 1 and d >= 2, got n={n}, d={d}.")
+        raise ValueError(f"Need n >= 1 and d >= 2, got n={n}, d={d}: pass n >= 1 rows "
+                         f"of d >= 2 features.")
     if not D * R > (1.0 if norm == "l2" else np.sqrt(2.0)):
         raise ValueError(f"No x with ||x|| <= R={R} has margin 1 against every "
                          f"u with ||u|| = D={D}: need D R > "
                          f"{'1' if norm == 'l2' else 'sqrt(2)'}.")
     if norm == "l2" and mu > 2.0 * D:
         raise ValueError(f"mu={mu} exceeds the diameter 2D={2 * D}.")
+    if learner is not None:
+        refuse_degenerate(1, learner=learner, learner_type=(
+            ObjectiveRegularizedPA, L1ConstrainedPA, L2ConstrainedPA))
     if learner is not None and hasattr(learner, "classes_"):
         raise ValueError("learner must be unfitted: the theorems start from "
-                         "w = 0.")
+                         "w = 0. Pass sklearn.base.clone(learner).")
     rng = np.random.default_rng(random_state)
     n, d = int(n), int(d)
     path = _Path(rng, d, mu, D, norm)
@@ -649,6 +657,10 @@ def round_terms(run, X, y, U):
     (``||w'||_2``), ``w_next_l2`` and ``w_next_l1`` (norms of ``w_{t+1}``),
     ``w_l2`` (``||w_t||_2``).  ``U`` is ``u_0..u_T`` as in the bound functions.
     Dense or sparse ``X``; ``O(T d)`` time (meant for ``T d`` up to ~10^7).
+    Another learner raises ``TypeError``; an unfitted run, an empty stream or
+    one of zero rows only ``ValueError``
+    (:func:`olearn.bounds._common.refuse_degenerate`).  Any ``U`` is taken, one
+    with no positive margin too: this is a trace, not a bound.
     """
     from ..linear._l1ball import l1_constrained_solution
     from ..linear.regularized import (_NORM_SLACK, l2_constrained_step,
@@ -663,7 +675,8 @@ def round_terms(run, X, y, U):
         kind = "l1"
     else:
         raise TypeError(f"round_terms is about the regularized PA learners; got "
-                        f"a {type(run).__name__}.")
+                        f"a {type(run).__name__}. Pass an ObjectiveRegularizedPA, "
+                        f"L2ConstrainedPA or L1ConstrainedPA run.")
     learner_type = type(run)
     stream, U, _ = _setup(run, X, y, U, learner_type, "path")
     Xs = stream.X
@@ -789,7 +802,9 @@ def proof_step_slacks(run, X, y, U):
     ``R^2 = max_t ||x_t||^2``, ``D = max_t ||u_t||_2``, ``S`` the largest
     dual norm of the learner's weights (``||.||_1`` for the L1 learner, whose
     drift is measured in ``||.||_inf``), ``sigma = truncate_sigma`` (0 if
-    None).
+    None).  Degenerate runs raise as in :func:`round_terms`; any ``U`` is
+    taken (a slack of (A1) shows where a competitor with too small a margin
+    breaks the proof).
     """
     import pandas as pd
 

@@ -26,7 +26,7 @@ a valid bound; their minimum is one).  A mistake is a round with
 import numpy as np
 
 from ..second_order import SOP
-from ._common import finished_run, make_check
+from ._common import finished_run, make_check, refuse_degenerate
 
 SCALES = np.geomspace(1e-3, 1e3, 121)
 
@@ -40,6 +40,12 @@ def sop_bound(run, X, y, u, scales=SCALES, hinge="mistakes"):
     hinge loss ``D`` (on the rounds ``hinge`` names) and ``D_all`` (every round), the
     quadratic term, and the replay deviation (the final mean must be
     ``(a I + X_M'X_M)^{-1} X_M' y_M``).
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream, a
+    stream of zero rows only, and a ``u`` with no positive margin on any round
+    (``ValueError``: its hinge is ``>= 1`` on every mistake round, so the
+    bound is at least ``|M|``: it cannot fail).
     """
     if hinge not in ("mistakes", "all"):
         raise ValueError(f"hinge must be 'mistakes' (Theorem 1) or 'all'; got {hinge!r}.")
@@ -60,7 +66,12 @@ def sop_bound(run, X, y, u, scales=SCALES, hinge="mistakes"):
                          f"saw, in the same order, from one pass.")
     log_det = float(np.sum(np.log1p(np.linalg.eigvalsh(Xm.T @ Xm).clip(min=0.0) / a)))
     u = np.asarray(u, dtype=float).ravel()
+    if u.shape != (Xd.shape[1],):
+        raise ValueError(f"u must have {Xd.shape[1]} entries, got shape {u.shape}.")
     margins_u = stream.competitor_margins(u)
+    refuse_degenerate(margins_u.size, margins_u=margins_u, vacuous=(
+        "max(0, 1 - c y_t u.x_t) >= 1 on every mistake round, so the bound is at "
+        "least the number of mistakes: it cannot fail"))
     counted = mistakes if hinge == "mistakes" else np.ones_like(mistakes)
     quad_u = a * (u @ u) + float(np.sum((Xm @ u) ** 2))
     bounds = [np.maximum(0.0, 1.0 - c * margins_u[counted]).sum()

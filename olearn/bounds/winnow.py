@@ -37,7 +37,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..linear.winnow import PositiveWinnow
-from ._common import finished_run, make_check
+from ._common import finished_run, make_check, refuse_degenerate
 
 #: slack on the floor of the promotion count (float rounding at a tie)
 _FLOOR_SLACK = 1e-9
@@ -52,6 +52,8 @@ def disjunction_stream(n_rows, n_features, k=5, p=None, noise=0.0,
     ``0..k-1`` is on, then a fraction ``noise`` of the labels is flipped.
     Returns ``X`` (CSR, float 0/1), ``y`` (+-1) and the relevant indices.
     """
+    if not int(n_rows) >= 1:
+        raise ValueError(f"n_rows must be >= 1, got {n_rows}: pass n_rows >= 1.")
     if not 0 < k <= n_features:
         raise ValueError(f"k must be in 1..n_features={n_features}, got {k}.")
     rng = np.random.default_rng(random_state)
@@ -85,8 +87,17 @@ def winnow_bound(run, X, y, relevant):
     relevant : sequence of feature indices
         The competitor disjunction ``R`` (any set: label noise and a wrong
         set only enter through ``A+`` and ``n_r-``).
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``), an unfitted run, an empty stream
+    (``ValueError``).  Two cases that are degenerate for the linear bounds are
+    not here, deliberately: a stream of zero rows only (Winnow's always-on
+    feature is a feature: such a run learns, and its bound is finite and can
+    be tight, ``tests/test_bounds_winnow.py``) and a disjunction on in no
+    positive row (then ``A+`` counts every positive row, the bound stays
+    finite; with no positive row it is the demotion bound alone).
     """
-    stream = finished_run(run, X, y, PositiveWinnow)
+    stream = finished_run(run, X, y, PositiveWinnow, zero_rows=True)
     Xb = _binary_rows(stream.X)
     relevant = np.unique(np.asarray(relevant, dtype=np.int64).ravel())
     d = Xb.shape[1]
@@ -167,10 +178,18 @@ def greedy_disjunction(X, y, estimator, max_k=50):
     which grows with the negative rows where it is on), until no feature
     lowers ``P`` or ``max_k`` are chosen.  ``estimator`` gives ``alpha``,
     ``beta``, ``theta``, ``theta0``.  The bound holds for any set; this one
-    only makes it smaller.  Returns the sorted indices.
+    only makes it smaller.  Returns the sorted indices.  Another estimator
+    than a :class:`~olearn.PositiveWinnow` raises ``TypeError``; an empty
+    stream, one of zero rows only, or one without a positive row (no
+    disjunction covers anything) ``ValueError``.
     """
+    refuse_degenerate(1, learner=estimator, learner_type=PositiveWinnow)
     Xb = _binary_rows(X)
+    refuse_degenerate(Xb.shape[0], np.diff(Xb.indptr))
     labels = np.unique(np.asarray(y))
+    if labels.size < 2:
+        raise ValueError(f"y has one label only ({labels.tolist()}): a disjunction needs "
+                         f"positive and negative rows to be chosen. Pass both classes.")
     yp = np.where(np.asarray(y) == labels[-1], 1.0, -1.0)
     a_max = 1.0 + float(np.diff(Xb.indptr).max())
     n_neg = np.asarray(Xb[yp < 0].sum(axis=0)).ravel()
@@ -201,7 +220,8 @@ def mistakes_against_d(dims=(50, 200, 1000, 5000), k=5, n_rows=3000,
     All learners use their defaults; the Perceptron gets the same always-on
     feature Winnow adds (a disjunction needs a threshold).  Returns a
     DataFrame with columns ``d, learner, mistakes`` (``learner`` includes
-    ``"PW bound"``).
+    ``"PW bound"``).  No ``dims``: an empty frame (nothing was run); ``n_rows <
+    1`` raises ``ValueError`` (:func:`disjunction_stream`).
     """
     import pandas as pd
 
@@ -268,14 +288,25 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
         EG+- case ``beta = 1/alpha``), where it is *not* a theorem: the
         proof's step fails there (:func:`balanced_winnow_steps`).  The
         check's name then says so and ``terms["assumption_holds"]`` is False.
+
+    Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
+    another learner (``TypeError``, the Modified form too), an unfitted run,
+    an empty stream, ``gamma <= 0`` (``ValueError``).  Deliberately taken: a
+    stream of zero rows only (the always-on pair learns; the bound is finite
+    and can be tight, ``tests/test_bounds_winnow.py``) and a competitor with no
+    positive margin ``y_t (mu+ - mu-).x~_t`` (``mu = 0`` included: then
+    ``h_t = (1 - beta) theta a_t > 0`` on the negative rows, and with
+    ``alpha + beta <= 2`` the bound is at least the number of positive rows, a
+    finite, valid and on all-negative streams tight bound).
     """
     from ..linear.winnow import BalancedWinnow, ModifiedBalancedWinnow
 
     if isinstance(run, ModifiedBalancedWinnow):
         raise TypeError("This bound is about BalancedWinnow; got a "
                         "ModifiedBalancedWinnow (its factors alpha (1 + x~_j), "
-                        "beta (1 - x~_j) and margin updates are not covered).")
-    stream = finished_run(run, X, y, BalancedWinnow)
+                        "beta (1 - x~_j) and margin updates are not covered). Pass "
+                        "a BalancedWinnow run.")
+    stream = finished_run(run, X, y, BalancedWinnow, zero_rows=True)
     Xb = _binary_rows(stream.X)
     d = Xb.shape[1]
     alpha, beta, theta = float(run.alpha), float(run.beta), float(run.theta)
@@ -338,7 +369,8 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
         c0 = ((alpha - 1.0) * theta * float(a.max()) + 1.0) / la
         candidates = [c * base for c in c0 * np.geomspace(0.25, 64.0, 97)]
     if gamma is not None and not gamma > 0:
-        raise ValueError(f"gamma must be > 0, got {gamma}.")
+        raise ValueError(f"gamma must be > 0, got {gamma}: pass gamma > 0 (or None for the "
+                         f"best one).")
 
     best = None
     for z in candidates:
@@ -422,11 +454,18 @@ def balanced_winnow_steps(run, X, y):
     ``excess``, the amount by which the needed inequality fails (``<= 0``:
     it holds).  With ``beta = 1/alpha`` (EG+-) the promotion excess is
     ``(alpha - 1)(U - V - theta a) + (alpha - 1)^2 V / alpha``, positive
-    whenever ``V`` is large enough.
+    whenever ``V`` is large enough.  Another learner (the Modified form
+    too) raises ``TypeError``; an unfitted run or an empty stream ``ValueError``
+    (:func:`olearn.bounds._common.refuse_degenerate`); zero rows are taken (the
+    always-on pair learns from them).
     """
-    from ..linear.winnow import BalancedWinnow
+    from ..linear.winnow import BalancedWinnow, ModifiedBalancedWinnow
 
-    stream = finished_run(run, X, y, BalancedWinnow)
+    if isinstance(run, ModifiedBalancedWinnow):
+        raise TypeError("The proof's step is about BalancedWinnow; got a "
+                        "ModifiedBalancedWinnow (its factors depend on x~). Pass a "
+                        "BalancedWinnow run.")
+    stream = finished_run(run, X, y, BalancedWinnow, zero_rows=True)
     Xb = _binary_rows(stream.X)
     Xa = np.asarray(sp.hstack([Xb, np.ones((Xb.shape[0], 1))], format="csr").todense())
     alpha, beta, theta = float(run.alpha), float(run.beta), float(run.theta)
