@@ -190,7 +190,10 @@ def test_every_part_ends_with_its_problem_set(part):
     assert re.search(rf"\.\./problems/{part}(\.ipynb)?\b", landing.read_text(encoding="utf-8")), (
         f"parts/{part}.md does not link its problem set")
     labels, problems = exercise_problems(markdown_of(page))
-    assert 4 <= len(labels) <= 6 and not problems, (len(labels), problems)
+    # 4 to 6 problems when the sets were written; issue 39 section 3 added problems on
+    # central results the first_order (ROMMA, ALMA) and regularization (Theorems
+    # 3.2-3.4) sets did not exercise, bringing them to 8 and 7
+    assert 4 <= len(labels) <= 8 and not problems, (len(labels), problems)
 
 
 # --- the marks in the PDF ---------------------------------------------------------------------
