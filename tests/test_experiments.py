@@ -510,6 +510,38 @@ def test_summary_t_interval_matches_scipy():
     assert np.isnan(summary.loc["c", "ci_low"])  # one permutation: no interval
 
 
+def test_corrected_resampled_t_plain_case_is_scipys_t_test():
+    d = np.random.default_rng(3).normal(0.02, 0.05, size=20)
+    mean, half, p = ex.corrected_resampled_t(d, test_to_train=0.0)
+    assert mean == pytest.approx(d.mean())
+    assert p == pytest.approx(stats.ttest_1samp(d, 0.0).pvalue)
+    low, high = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    assert (mean - half, mean + half) == pytest.approx((low, high))
+
+
+def test_corrected_resampled_t_widens_by_nadeau_bengio_factor():
+    # Nadeau and Bengio: variance s^2 (1/J + n_test/n_train) instead of s^2 / J, so the t
+    # statistic is the plain one divided by sqrt(1 + J n_test/n_train)
+    d = np.random.default_rng(4).normal(0.03, 0.04, size=20)
+    plain = stats.ttest_1samp(d, 0.0)
+    for ratio in (0.25, 1.0 / 9):
+        mean, half, p = ex.corrected_resampled_t(d, test_to_train=ratio)
+        t = plain.statistic / np.sqrt(1 + len(d) * ratio)
+        assert p == pytest.approx(2 * stats.t.sf(abs(t), len(d) - 1))
+        _, plain_half, _ = ex.corrected_resampled_t(d)
+        assert half == pytest.approx(plain_half * np.sqrt(1 + len(d) * ratio))
+        assert p > plain.pvalue
+
+
+def test_corrected_resampled_t_degenerate_and_bad_input():
+    assert np.isnan(ex.corrected_resampled_t([0.1, 0.1, 0.1], 0.25)[2])
+    assert np.isnan(ex.corrected_resampled_t([0.1])[1])
+    with pytest.raises(ValueError, match="finite"):
+        ex.corrected_resampled_t([0.1, np.nan, 0.2])
+    with pytest.raises(ValueError, match="test_to_train"):
+        ex.corrected_resampled_t([0.1, 0.2, 0.3], test_to_train=-0.25)
+
+
 def test_curve_bands_match_scipy_per_round(result):
     curves = result.curves["pa1"].astype(float)
     mean, low, high = ex.curve_band(curves, "ci95")

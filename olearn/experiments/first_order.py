@@ -115,16 +115,35 @@ def voting_task(name, task, X, y, X_test, y_test, learners):
     return rows
 
 
-def f1_by_pair(voting, paired_p):
-    """Mean test F1 of the last and voted hypotheses per (data set, learner), the mean
-    gain, the paired p-value (``paired_p`` of the per-task gains) and a verdict."""
-    voting = voting.assign(f1=2 * voting["tp"] / (2 * voting["tp"] + voting["fp"] + voting["fn"]))
+def f1_by_pair(voting):
+    """Mean test F1 of the last and voted hypotheses per (data set, learner), the mean gain,
+    its 95% half-width and p-value, and a verdict (``p <= 0.05``).
+
+    The test is :func:`olearn.experiments.runner.corrected_resampled_t` on the per-task
+    gains. On the sets without a test file the tasks are repeated 5-fold cross-validation on
+    overlapping training rows: Nadeau and Bengio's correction with ``test_to_train``, the
+    mean ratio of test to training rows over the tasks (read from the confusion counts and
+    ``n_train``). On the sets with a test file every task trains on the same file in another
+    order and tests on the same test file: the plain t-test (``test_to_train = 0``), whose
+    interval covers the order noise on these two files only."""
+    from .runner import corrected_resampled_t
+
+    voting = voting.assign(f1=2 * voting["tp"] / (2 * voting["tp"] + voting["fp"] + voting["fn"]),
+                           n_test=voting[["tp", "fp", "fn", "tn"]].sum(axis=1))
     f1 = voting.pivot_table(index=["dataset", "learner", "task"], columns="version",
-                            values="f1").reset_index()
+                            values=["f1", "n_test", "n_train"]).reset_index()
+    f1 = pd.DataFrame({"dataset": f1["dataset"], "learner": f1["learner"], "task": f1["task"],
+                       "last": f1[("f1", "last")], "voted": f1[("f1", "voted")],
+                       "ratio": f1[("n_test", "last")] / f1[("n_train", "last")]})
     f1["gain"] = f1["voted"] - f1["last"]
-    by_pair = f1.groupby(["dataset", "learner"], sort=False).agg(
-        last=("last", "mean"), voted=("voted", "mean"), gain=("gain", "mean"),
-        p=("gain", paired_p)).reset_index()
+    rows = []
+    for (name, learner), part in f1.groupby(["dataset", "learner"], sort=False):
+        ratio = 0.0 if VOTING_SETS.loc[name, "test_file"] else float(part["ratio"].mean())
+        _, half, p = corrected_resampled_t(part["gain"].to_numpy(), test_to_train=ratio)
+        rows.append({"dataset": name, "learner": learner, "last": part["last"].mean(),
+                     "voted": part["voted"].mean(), "gain": part["gain"].mean(),
+                     "half": half, "p": p, "test_to_train": ratio})
+    by_pair = pd.DataFrame(rows)
     by_pair["group"] = by_pair["dataset"].map(VOTING_SETS["group"])
     significant = by_pair["p"] <= 0.05
     by_pair["verdict"] = np.select([significant & (by_pair["gain"] > 0),

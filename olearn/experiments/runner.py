@@ -209,6 +209,39 @@ def t_interval(values, confidence=0.95):
     return mean, half
 
 
+def corrected_resampled_t(differences, test_to_train=0.0, confidence=0.95):
+    """Mean, half-width of its ``confidence`` interval and two-sided p-value of paired
+    differences ``differences`` (one per train/test task), by the corrected resampled t-test
+    of Nadeau and Bengio (2003, "Inference for the generalization error", Machine Learning
+    52, 239-281).
+
+    The ``J`` tasks of repeated cross-validation train on overlapping rows, so their
+    differences are positively correlated and the plain one-sample t-test over them, whose
+    variance is ``s^2 / J``, is too confident. Nadeau and Bengio replace ``1 / J`` by
+    ``1 / J + n_test / n_train``: ``test_to_train`` is that ratio (``1 / 4`` for 5-fold
+    cross-validation). ``test_to_train=0`` gives the plain t-test, the right one where the
+    tasks differ only in a source of noise drawn independently for each (e.g. the order of
+    one fixed training file tested on one fixed test file: the interval then covers that
+    noise only, not a new sample of data). ``n - 1`` degrees of freedom; NaN p-value and
+    half-width when all differences are equal or fewer than two are given.
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, dtype=float).ravel()
+    if not np.all(np.isfinite(d)):
+        raise ValueError("the differences must be finite; drop the tasks that gave NaN first")
+    if test_to_train < 0:
+        raise ValueError(f"test_to_train must be >= 0 (n_test / n_train), got {test_to_train!r}")
+    n = len(d)
+    mean = float(d.mean()) if n else np.nan
+    if n < 2 or np.ptp(d) == 0:              # all equal: no spread to test against
+        return mean, np.nan, np.nan
+    se = np.sqrt((1.0 / n + test_to_train) * d.var(ddof=1))
+    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1) * se)
+    p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+    return mean, half, p
+
+
 def curve_band(curves, band="ci95"):
     """Mean curve and band ``(mean, low, high)`` of ``curves`` ``(P, n_points)``.
 
