@@ -790,6 +790,12 @@ def group_proof_steps(slacks):
     return grouped.iloc[order]
 
 
+def _least(values):
+    """The smallest of ``values`` as a float, or None when there are none (a step about
+    rounds that the run does not have holds vacuously)."""
+    return float(values.min()) if len(values) else None
+
+
 def proof_step_slacks(run, X, y, U):
     """The smallest slack of every inequality of the proofs of Theorems 3.1-3.4 on a run.
 
@@ -798,7 +804,9 @@ def proof_step_slacks(run, X, y, U):
     the rounds the step is about of ``right side - left side`` of the
     inequality as the proof writes it ``>= 0`` (an equality step gives
     ``-|difference|``): a value ``>= -1e-9`` means the step holds on every
-    round of the run.  Steps that do not apply to the learner are absent.
+    round of the run.  Steps that do not apply to the learner are absent, and so
+    is a step about rounds the run does not have (the mistake rounds of a run
+    without a mistake): it holds vacuously, never a NaN slack.
     ``R^2 = max_t ||x_t||^2``, ``D = max_t ||u_t||_2``, ``S`` the largest
     dual norm of the learner's weights (``||.||_1`` for the L1 learner, whose
     drift is measured in ``||.||_inf``), ``sigma = truncate_sigma`` (0 if
@@ -827,18 +835,18 @@ def proof_step_slacks(run, X, y, U):
     if run.update_on == "mistake" and (~tr["mistake"]).any():
         s["Delta = 0 without a mistake (H)"] = -float(tr.loc[~tr["mistake"], "Delta"].abs().max())
     if objective:
-        s["progress >= (l^2 - alpha^2)/q"] = float(
-            (m["progress"] - ((1 - m["p"]) ** 2 - alpha ** 2) / m["q"]).min())
+        s["progress >= (l^2 - alpha^2)/q"] = _least(
+            m["progress"] - ((1 - m["p"]) ** 2 - alpha ** 2) / m["q"])
     else:
-        s["progress >= ||w'' - w_t||^2 (projection)"] = float(
-            (solved["progress"] - solved["step_sq"]).min())
-        s["||w'' - w_t||^2 >= (1 - p)^2/q"] = float(
-            (m["step_sq"] - (1 - m["p"]) ** 2 / m["q"]).min())
-    s["progress >= (1 - alpha^2)/R^2"] = float((m["progress"] - (1 - alpha ** 2) / R2).min())
-    s["margin after the update >= 1"] = float((m["margin_after"] - 1.0).min())
+        s["progress >= ||w'' - w_t||^2 (projection)"] = _least(
+            solved["progress"] - solved["step_sq"])
+        s["||w'' - w_t||^2 >= (1 - p)^2/q"] = _least(
+            m["step_sq"] - (1 - m["p"]) ** 2 / m["q"])
+    s["progress >= (1 - alpha^2)/R^2"] = _least(m["progress"] - (1 - alpha ** 2) / R2)
+    s["margin after the update >= 1"] = _least(m["margin_after"] - 1.0)
     if objective:
-        s["shrink >= -alpha ||u_t||^2/(2 + alpha)"] = float(
-            (m["shrink"] + alpha * m["u_sq"] / (2 + alpha)).min())
+        s["shrink >= -alpha ||u_t||^2/(2 + alpha)"] = _least(
+            m["shrink"] + alpha * m["u_sq"] / (2 + alpha))
     else:
         s[f"||w_t+1||_{'1' if l1 else '2'} <= beta"] = float(run.beta) * (1 + 1e-12) - S
     if run.truncate_sigma is not None:
@@ -850,4 +858,5 @@ def proof_step_slacks(run, X, y, U):
             (tr["truncation"] + 2 * np.sqrt(sigma) * D).min())
     s["drift >= ||u_t||^2 - ||u_t+1||^2 - 2 S ||u_t - u_t+1||"] = float(
         (tr["drift"] - (tr["u_sq"] - tr["u_next_sq"] - 2 * S * tr[step])).min())
+    s = {name: v for name, v in s.items() if v is not None}
     return pd.Series(s, name=type(run).__name__)
