@@ -85,3 +85,17 @@ def test_arow_and_duol_opening_pages_do_not_restate_what_referee_10_found_false(
     assert "never revisit" not in duol and "never revisits" not in kernels
     assert "two weights per mistake" not in duol and "undoes most of that damage" not in duol
     assert "is decreasing)" not in duol and "tends to decrease" in duol
+
+
+def test_corrections_of_referee_15_stay():
+    # AROW's limits in r, DUOL's capped double updates and rho runs, the shrinking quantity
+    arow_derivation, duol = markdown("arow/derivation"), markdown("duol/intuition")
+    noise = markdown("problems/second_order")
+    kernels = " ".join((BOOK / "parts" / "kernels.md").read_text().split())
+    assert "the mean stays frozen" not in arow_derivation
+    assert "*While the examples updated on are linearly independent*" in arow_derivation
+    assert "that direction tends to $\\sum_t y_t\\mathbf x_t$" in arow_derivation
+    assert "diverge after the first round on which" not in duol
+    assert "not capped by $C$" in duol and "which_capped_zero" in duol
+    assert "it is $\\Sigma_t\\mathbf x_t$ that shrinks" not in noise
+    assert "NORMA shrinks all of them" in kernels
