@@ -519,6 +519,29 @@ def _drops(part, threshold=2.0):
     return int((np.diff(part.f1.to_numpy()) < -threshold).sum())
 
 
+def _started(part):
+    """The checkpoints of one learner's curve from its first non-zero F1 on (before it, the
+    learner predicts no positive and has no F1 to drop from)."""
+    started = np.flatnonzero(part.f1.to_numpy() > 0)
+    return part.iloc[started[0]:] if len(started) else part.iloc[:0]
+
+
+def examples_to_level(curves, start=10.0, step=5.0, learner="v-Perceptron"):
+    """Figure 2 read as "examples needed to reach a performance level": per data set and F1
+    level (``start``, ``start + step``, ... up to the highest level every learner reaches), the first
+    checkpoint at which ``learner`` and each other learner of the curves reach it. Returns a
+    DataFrame ``dataset, level, other, first, other_first`` (``first``: ``learner``'s)."""
+    rows = []
+    for key in dict.fromkeys(curves.dataset):
+        f1 = curves[curves.dataset == key].pivot(index="examples", columns="learner", values="f1")
+        top = float(f1.max().min())
+        for level in np.arange(start, top + 1e-9, step):
+            first = {n: int(f1.index[f1[n] >= level].min()) for n in f1.columns}
+            rows += [dict(dataset=key, level=float(level), other=o, first=first[learner],
+                          other_first=first[o]) for o in f1.columns if o != learner]
+    return pd.DataFrame(rows)
+
+
 def curve_claims(curves):
     """Figures 2-4 as counts, one row per data set: the share of checkpoints where the voted
     Perceptron alone is lowest in F1 (ties left out) and the learner lowest most often; F1 drops
@@ -541,6 +564,12 @@ def curve_claims(curves):
             most_often_lowest=lowest.value_counts().idxmax(),
             drops_MBW=_drops(c[c.learner == "MBW"].sort_values("examples").iloc[:first_half.sum()]),
             drops_vMBW=_drops(c[c.learner == "v-MBW"].sort_values("examples").iloc[:first_half.sum()]),
+            drops_MBW_started=_drops(_started(c[c.learner == "MBW"].sort_values("examples")
+                                              .iloc[:first_half.sum()])),
+            drops_vMBW_started=_drops(_started(c[c.learner == "v-MBW"].sort_values("examples")
+                                               .iloc[:first_half.sum()])),
+            first_f1_MBW=int(c[(c.learner == "MBW") & (c.f1 > 0)].examples.min()),
+            first_f1_vMBW=int(c[(c.learner == "v-MBW") & (c.f1 > 0)].examples.min()),
             MBW_to_SVM=float((f1["MBW"] - f1["SVM"]).abs().mean()),
             MBW_to_vP=float((f1["MBW"] - f1["v-Perceptron"]).abs().mean()),
             vMBW_to_SVM=float((f1["v-MBW"] - f1["SVM"]).abs().mean()),

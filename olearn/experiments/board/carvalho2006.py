@@ -48,6 +48,20 @@ def noisy(mean_half, higher=True):
     return beats(m, half=h, higher=higher)
 
 
+#: the batch learners of Table 5 (the others of the stored runs are online)
+BATCH = ("SVM", "Naive Bayes")
+
+
+def warm_seconds(folds):
+    """Mean training seconds per (data set, learner) over folds 1-4, and the largest ratio of
+    a fold-0 time to the same learner's median over folds 1-4. Fold 0 is each learner's first
+    call on a set, where numba compiles (or loads) the compiled loops: its times are left out
+    for every learner alike."""
+    sec = folds.pivot_table(index=["dataset", "learner"], columns="fold", values="seconds")
+    ratio = float((sec[0] / sec.drop(columns=0).median(axis=1)).max())
+    return sec.drop(columns=0).mean(axis=1).unstack(), ratio
+
+
 def _plus(m, h):
     return f"{m:+.1f}±{h:.1f}"
 
@@ -266,17 +280,44 @@ def _carvalho_tables(key, sp, table, ours4, ours5, folds):
     pnlp, pnon = sub5["NLP"].loc["avg rank"], sub5["non-NLP"].loc["avg rank"]
     online5 = ["v-Perceptron", "MBW", "v-MBW"]
 
-    def svm_case(n):
-        return conditions(ranked_best(n, "SVM"), ranked_best(n[online5], "MBW", lower=False))
+    table5 = list(sp.PAPER_TABLE5.columns)
+    rivals = [n for n in table5 if n != "SVM"]
+    non_sets = groups["non-NLP"]
+    p5 = sp.PAPER_TABLE5.loc[table.index]
+    # "SVM shows much better results than all other learners": the beats rule, one case per
+    # (non-NLP set, other learner of Table 5), the paired 95% interval over the 5 folds (the
+    # paper's F1: by more than POINTS)
+    svm_ours = all_cases([noisy(fold_change(folds, [k], "SVM", o)) for k in non_sets
+                          for o in rivals], "(set, learner) pairs")
+    svm_paper = all_cases([beats(p5.loc[k, "SVM"], p5.loc[k, o]) for k in non_sets
+                           for o in rivals], "(set, learner) pairs")
+    svm_fails = [f"{k} SVM minus {o} {_plus(*fold_change(folds, [k], 'SVM', o))}"
+                 for k in non_sets for o in rivals
+                 if noisy(fold_change(folds, [k], "SVM", o)) == FAILS]
 
-    rows.append(_row(key, "Table 5, section 4.3.1", "prose", "On the non-NLP sets 'the SVM is "
-                     "much better than all others' and MBW is not competitive.",
-                     "SVM rank 1.71; MBW 4.00, the worst online learner (all 7 non-NLP sets)",
-                     f"non-NLP average ranks: " + ", ".join(f"{k} {v:.2f}" for k, v in non.items()),
-                     beside(svm_case(non), svm_case(pnon)), "two conditions: the SVM alone has "
-                     "the best rank; MBW alone the worst of the online learners (MBW, v-MBW, "
-                     "v-Perceptron)", page, id="carvalho2006:4.3.1:svm-best-non-nlp",
-                     rule="conditions"))
+    def mbw_worst(n):
+        return ranked_best(n[online5], "MBW", lower=False)
+
+    ours_v = conditions(svm_ours, mbw_worst(non))
+    paper_v = conditions(svm_paper, mbw_worst(pnon))
+    ranking_v = conditions(ranked_best(non, "SVM"), mbw_worst(non))
+    rows.append(_row(key, "Table 5, section 4.3.1", "prose", "On the non-NLP sets 'SVM shows "
+                     "much better results than all other learners and MBW is not competitive'.",
+                     "SVM rank 1.71; MBW 4.00, the worst online learner (all 7 non-NLP sets); "
+                     f"the paper's F1 on our {len(non_sets)} non-NLP sets: the SVM better by "
+                     f"more than {POINTS:g} point in {svm_paper.key}",
+                     f"SVM better beyond the fold noise in {svm_ours.key}; SVM worse beyond it: "
+                     + ("; ".join(svm_fails) or "none") + "; non-NLP average ranks: "
+                     + ", ".join(f"{k} {v:.2f}" for k, v in non.items()),
+                     beside(ours_v, paper_v), "two conditions: the SVM beats every other "
+                     "learner of Table 5 on every non-NLP set (the beats rule: one case per "
+                     "(set, learner), the paired 95% interval of the F1 difference over the 5 "
+                     f"folds; the paper's F1: by more than {POINTS:g} point); MBW alone the "
+                     "worst of the online learners (MBW, v-MBW, v-Perceptron) by average rank",
+                     page, id="carvalho2006:4.3.1:svm-best-non-nlp", rule="conditions",
+                     alternative="'the SVM ranks first' (the SVM alone the best average rank, "
+                     f"a weaker claim than 'much better'): {ranking_v}",
+                     ours_key=f"SVM beats the others in {svm_ours.key}"))
 
     def vp_case(nn, nl):
         return conditions(ranked_best(nn[online5], "v-Perceptron"),
@@ -386,41 +427,41 @@ def _carvalho_figures(key, sp, table, curves, efs, folds=None, run_missing=False
                      id="carvalho2006:4.3.2:voting-less-on-nlp", rule="most"))
 
     if folds is not None and "seconds" in folds.columns:
-        per_set = folds.groupby(["dataset", "learner"])["seconds"].mean().unstack()
-        online_cols = [n for n in per_set.columns if n not in ("SVM", "Naive Bayes")]
-        cases = [faster(per_set.loc[k, online_cols].max(), per_set.loc[k, "SVM"])
-                 for k in per_set.index]
-        ratio = per_set["SVM"] / per_set[online_cols].max(axis=1)
+        per_set, first_call = warm_seconds(folds)
+        batch = [n for n in BATCH if n in per_set.columns]
+        online_cols = [n for n in per_set.columns if n not in BATCH]
+        slowest = per_set[online_cols].max(axis=1)
+        cases = [faster(slowest[k], per_set.loc[k, b]) for k in per_set.index for b in batch]
+        judged = most_cases(cases, "(set, batch learner) pairs")
         rows.append(_row(key, "Abstract, sections 1 and 2", "prose", "'Online learning methods "
                          "are typically faster than batch learning methods'.",
                          "stated (the report gives no times)",
-                         "mean seconds, slowest online learner vs SVM: " + ", ".join(
-                             f"{k} {per_set.loc[k, online_cols].max():.3f} vs "
-                             f"{per_set.loc[k, 'SVM']:.3f}" for k in per_set.index),
-                         most_cases(cases, "sets"),
-                         "mean training time over the 5 folds of the stored runs (one pass of "
-                         "olearn's compiled learners, scikit-learn's LinearSVC); per set the "
-                         "slowest online learner against the SVM by the timing rule (a tie within "
-                         f"{TIME_TOLERANCE:.0%}, and when both times are below {TIME_RESOLUTION:g} s, "
-                         "timer noise); 'typically': more than half of the sets",
+                         "mean seconds over folds 1-4, slowest online learner vs SVM / Naive "
+                         "Bayes: " + ", ".join(
+                             f"{k} {slowest[k]:.3f} vs {per_set.loc[k, 'SVM']:.3f} / "
+                             f"{per_set.loc[k, 'Naive Bayes']:.3f}" for k in per_set.index)
+                         + f"; fold 0 (each learner's first call on a set) is left out for every "
+                         f"learner: it holds numba's compilation, up to {first_call:.0f} times "
+                         "a learner's median over the other folds",
+                         judged,
+                         "training time of the stored runs (one pass of olearn's compiled "
+                         "learners; scikit-learn's LinearSVC and Naive Bayes, the two batch "
+                         "learners of Table 5), the mean over folds 1-4 for every learner (fold "
+                         "0 includes the first call's numba compilation); one case per (set, "
+                         "batch learner): the slowest online learner against that batch learner "
+                         f"by the timing rule (a tie within {TIME_TOLERANCE:.0%}, and when both "
+                         f"times are below {TIME_RESOLUTION:g} s, timer noise); 'typically': "
+                         "more than half of the cases",
                          "single_pass/tables", id="carvalho2006:abstract:online-faster-than-batch",
                          rule="most", paper_key="no times",
-                         ours_key=f"{sum(c == HOLDS for c in cases)} of {len(cases)} sets "
-                                  f"({sum(c == TIE for c in cases)} tied)"))
+                         alternative="against the SVM alone: " + str(most_cases(
+                             [faster(slowest[k], per_set.loc[k, "SVM"]) for k in per_set.index],
+                             "sets"))))
 
     c = sp.curve_claims(curves)
     n = len(c)
-    late = curves[curves["examples"] >= CURVE_START]
-
-    def vp_lowest(k):
-        f1 = late[late.dataset == k].pivot(index="examples", columns="learner", values="f1")
-        others = f1[[x for x in sp.CURVE_LEARNERS if x != "v-Perceptron"]].min(axis=1)
-        gap = f1["v-Perceptron"] - others                   # below zero: v-P lowest
-        hold, tie = int((gap < -POINTS).sum()), int((gap.abs() <= POINTS).sum())
-        return (HOLDS if 2 * hold > len(gap) else TIE if 2 * (hold + tie) > len(gap) else FAILS,
-                hold, len(gap))
-
-    lowest = {k: vp_lowest(k) for k in c.index}
+    lowest_table = vp_lowest(curves)
+    lowest = {r.dataset: (r.case, r.lowest, r.checkpoints) for r in lowest_table.itertuples()}
     rows.append(_row(key, "Figures 2-3, section 4.3.3", "figure", "'The voted Perceptron "
                      "typically has the lowest performance' along the stream.",
                      "v-P lowest on the 8 NLP sets",
@@ -436,11 +477,18 @@ def _carvalho_figures(key, sp, table, curves, efs, folds=None, run_missing=False
                      "single_pass/curves", id="carvalho2006:4.3.3:voted-perceptron-lowest", rule="most"))
     rows.append(_row(key, "Figures 2-3, section 4.3.3", "figure", "MBW shows 'more peaks' than "
                      "voted MBW, 'particularly early'.", "visible in the curves",
-                     "; ".join(f"{k} {a} vs {b}" for k, a, b in zip(c.index, c.drops_MBW, c.drops_vMBW))
-                     + " drops of F1 > 2 points, first half (MBW vs v-MBW)",
-                     all_cases([beats(a, b, tol=0) for a, b in zip(c.drops_MBW, c.drops_vMBW)], "sets"),
+                     "; ".join(f"{k} {a} vs {b}" for k, a, b in
+                               zip(c.index, c.drops_MBW_started, c.drops_vMBW_started))
+                     + " drops of F1 > 2 points, first half, from each learner's first non-zero "
+                     "F1 (MBW vs v-MBW; first non-zero F1 at " + "; ".join(
+                         f"{k} {a} vs {b}" for k, a, b in zip(c.index, c.first_f1_MBW, c.first_f1_vMBW))
+                     + " examples)",
+                     all_cases([beats(a, b, tol=0) for a, b in
+                                zip(c.drops_MBW_started, c.drops_vMBW_started)], "sets"),
                      "per set, more F1 drops of over 2 points in the first half of the stream "
-                     "(counts: equal counts a tie)", "single_pass/curves",
+                     "(counts: equal counts a tie), counted from each learner's first non-zero "
+                     "F1 (before it a learner has no F1 to drop from); one split per set, no "
+                     "noise estimate", "single_pass/curves",
                      id="carvalho2006:4.3.3:mbw-more-peaks", rule="beats"))
     cases = [conditions(beats(c.loc[k, "MBW_to_vP"], c.loc[k, "MBW_to_SVM"]),
                         beats(c.loc[k, "vMBW_to_vP"], c.loc[k, "vMBW_to_SVM"]))
@@ -454,18 +502,31 @@ def _carvalho_figures(key, sp, table, curves, efs, folds=None, run_missing=False
                      "per set, both MBW and v-MBW closer to the SVM than to v-P by more than "
                      f"{POINTS:g} point (mean absolute F1 distance over the checkpoints)",
                      "single_pass/curves", id="carvalho2006:4.3.3:mbw-closer-to-svm", rule="beats"))
-    rows.append(_row(key, "Figure 4, section 4.3.3", "figure", "The voted Perceptron is 'usually "
-                     "requiring more training examples than the other learners' (Figure 4, "
-                     "training mistakes; here against MBW only, the other learner whose training "
-                     "mistakes the curves page stores).",
-                     "v-P's mistake curve on top",
-                     "final training mistakes MBW vs v-P: " + ", ".join(
+    levels = sp.examples_to_level(curves)
+    level_cases = {k: most_cases([HOLDS if r.first > r.other_first else FAILS if r.first < r.other_first
+                                  else TIE for r in part.itertuples()], "(level, learner) pairs")
+                   for k, part in levels.groupby("dataset", sort=False)}
+    proxy = all_cases([beats(b, a, tol=0) for a, b in zip(c.mistakes_MBW, c.mistakes_vP)], "sets")
+    rows.append(_row(key, "Figures 2-4, section 4.3.3", "figure", "The voted Perceptron is "
+                     "'usually requiring more training examples than the other learners to reach "
+                     "the same performance levels'.",
+                     "v-P's curves reach a level last",
+                     "(F1 level, other learner) pairs where v-P reaches the level at a later "
+                     "checkpoint than the other learner (MBW, v-MBW, SVM), levels 10, 15, ... "
+                     "points: " + ", ".join(f"{k} {v.key}" for k, v in level_cases.items())
+                     + "; Figure 4's final training mistakes MBW vs v-P: " + ", ".join(
                          f"{k} {a:.0f} vs {b:.0f}" for k, a, b in
                          zip(c.index, c.mistakes_MBW, c.mistakes_vP)),
-                     all_cases([beats(b, a, tol=0) for a, b in zip(c.mistakes_MBW, c.mistakes_vP)], "sets"),
-                     "per set, MBW ends with fewer training mistakes (counts: equal a tie)",
+                     most_cases([as_case(v) for v in level_cases.values()], "sets"),
+                     "per set and test-F1 level reached by every learner of Figure 2 (10, 15, "
+                     "... points), one case per other learner: v-P's first checkpoint at that "
+                     "level later than the other's holds, earlier fails, the same checkpoint a "
+                     "tie; a set holds when more than half of its cases hold; 'usually': more "
+                     "than half of our 3 sets; one split per set",
                      "single_pass/curves", id="carvalho2006:4.3.3:voted-perceptron-more-mistakes",
-                     rule="beats"))
+                     rule="most",
+                     alternative="Figure 4 alone, 'v-P ends with more training mistakes than "
+                     f"MBW' (the only other learner whose mistakes are stored): {proxy}"))
 
     e = sp.efs_claims(efs)
     wide = e["wide"]
@@ -591,6 +652,27 @@ def _carvalho_figures(key, sp, table, curves, efs, folds=None, run_missing=False
 
 #: the voted-Perceptron curve row reads the checkpoints from this many documents on
 CURVE_START = 200
+
+
+def vp_lowest(curves, start=None):
+    """The board's reading of "the voted Perceptron typically has the lowest performance":
+    per data set, the checkpoints from ``start`` (default :data:`CURVE_START`) documents on
+    where v-P's test F1 is below every other learner's by more than :data:`POINTS` (``lowest``)
+    and within it of the lowest other (``tied``), and the case of the set (more than half
+    lowest holds; the ties could make it: a tie; else fails). Returns a DataFrame."""
+    from .. import single_pass as sp
+
+    start = CURVE_START if start is None else start
+    late = curves[curves["examples"] >= start]
+    rows = []
+    for k in dict.fromkeys(late["dataset"]):
+        f1 = late[late.dataset == k].pivot(index="examples", columns="learner", values="f1")
+        others = f1[[x for x in sp.CURVE_LEARNERS if x != "v-Perceptron"]].min(axis=1)
+        gap = f1["v-Perceptron"] - others                   # below zero: v-P lowest
+        hold, tie = int((gap < -POINTS).sum()), int((gap.abs() <= POINTS).sum())
+        case = HOLDS if 2 * hold > len(gap) else TIE if 2 * (hold + tie) > len(gap) else FAILS
+        rows.append(dict(dataset=k, lowest=hold, tied=tie, checkpoints=len(gap), case=case))
+    return pd.DataFrame(rows)
 
 
 def _changes_text(changes):
@@ -742,7 +824,9 @@ def positive_class_sensitivity(results, flipped):
 
 #: the cause of each "does not" / "in part": row id -> cause (:data:`CAUSES`)
 CAUSE_NOTES = {
-    "carvalho2006:4.3.1:mbw-best-on-nlp": _STAND_IN_CC,
+    "carvalho2006:4.3.1:mbw-best-on-nlp": "stand-in data: the claim is over the paper's 8 "
+        "NLP sets; on the 3 we have, the paper's own F1 fails the ranking too (v-MBW ranks "
+        "first), so the subset of sets decides, not our runs",
     "carvalho2006:abstract:mbw-comparable-to-svm": _STAND_IN_CC,
     "carvalho2006:4.3.1:winnows-beat-pa-romma": _STAND_IN_CC,
     "carvalho2006:4.3.1:winnows-better-on-nlp": _STAND_IN_CC,
@@ -752,7 +836,10 @@ CAUSE_NOTES = {
     "carvalho2006:4.3.1:mbw-best-non-voted-non-nlp": "real non-reproduction: on the same UCI "
         "sets with Table 3's parameters MBW only ties BW",
     "carvalho2006:4.3.1:voted-perceptron-best-non-nlp": _STAND_IN_CC,
-    "carvalho2006:4.3.1:svm-best-non-nlp": "real non-reproduction: the same UCI sets",
+    "carvalho2006:4.3.1:svm-best-non-nlp": "real non-reproduction: on the same UCI sets the "
+        "SVM is not better than every other learner on every set beyond the fold noise "
+        "(WiscBreast: v-MBW and Naive Bayes are better); the paper's own Table 5 F1 of these "
+        "sets gives the same verdict (its Naive Bayes is above its SVM on WiscBreast)",
     "carvalho2006:4.3.2:voting-improves-non-nlp": "real non-reproduction: the same UCI sets "
         "with Table 3's parameters",
     "carvalho2006:4.3.2:voting-on-nlp": _STAND_IN_CC,
@@ -762,7 +849,9 @@ CAUSE_NOTES = {
     "carvalho2006:4.3.3:voted-perceptron-lowest": _STAND_IN_CC,
     "carvalho2006:4.3.3:mbw-closer-to-svm": _STAND_IN_CC,
     "carvalho2006:4.3.3:mbw-more-peaks": _STAND_IN_CC,
-    "carvalho2006:4.3.3:voted-perceptron-more-mistakes": _STAND_IN_CC,
+    "carvalho2006:4.3.3:voted-perceptron-more-mistakes": _STAND_IN_CC + "; on Reuters and 20newsgroup v-P "
+        "reaches most F1 levels before MBW and v-MBW, whose F1 stays 0 until their first "
+        "positive predictions",
     "carvalho2006:5.2:error-falls-with-p": _STAND_IN_CC + "; the steps are a few tenths of a "
         "point (a few documents) on one split, as in the paper",
     "carvalho2006:5.2:p09-beats-p1": _STAND_IN_CC,

@@ -299,12 +299,6 @@ CAUSE_NOTES = {
         "does not say); with plain PA it reproduces",
     "crammer2009:5.1:arow-beats-all-at-high-noise": "protocol difference: which PA (the paper "
         "does not say); with PA-I (C tuned) PA is at least as accurate as AROW at 30% noise",
-    "crammer2009:5.1:arow-improves-relative-to-cw": "stand-in data: our text tasks are 20 "
-        "Newsgroups, Reuters and movie reviews (Amazon and ECML spam are not available)",
     "crammer2009:5.1:arow-especially-well-with-noise": "protocol difference: which PA (the "
         "paper does not say)",
-    "crammer2009:5.1:cw-falls-with-noise": "real non-reproduction: the same OCR and "
-        "20 Newsgroups tasks",
-    "crammer2009:5.1:arow-cw-comparable-without-noise": "real non-reproduction: the same OCR "
-        "tasks",
 }
