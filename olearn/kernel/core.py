@@ -123,6 +123,31 @@ def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
 
 
 @njit(cache=True)
+def support_scores(kind, sigma, degree, coef0, S, n, sv_sq, beta, st, X, work,
+                   row, out):
+    """``out[t] = f(x_t)`` for every row of ``X`` (dense in any order, or a CSR
+    triple with any index type), each row scored as a round of
+    :func:`kernel_pass` scores it: the kernel row of :func:`kernel_row` (the
+    features in turn) and :func:`predict_score` (the support vectors in turn).
+    So a row's score does not depend on the layout, on the other rows of the
+    batch or on the host (no BLAS), and ``decision_function`` equals the
+    score fit gives the row; O(n nnz(x_t)) per CSR row."""
+    for t in range(out.shape[0]):
+        sq_t = row_sq(X, t)
+        kernel_row(kind, sigma, degree, coef0, S, n, sv_sq, X, t, sq_t, work,
+                   row)
+        out[t] = predict_score(beta, row, n, st)
+
+
+@njit(cache=True)
+def matrix_scores(K, beta, n, st, out):
+    """``out[t] = f(x_t)`` from kernel rows ``K[t]`` (callable kernels), summed
+    as :func:`predict_score` sums a round of fit."""
+    for t in range(out.shape[0]):
+        out[t] = predict_score(beta, K[t], n, st)
+
+
+@njit(cache=True)
 def put_row(S, n, X, t):
     """:func:`store_put` for the Python loop of callable kernels."""
     store_put(S, n, X, t)
@@ -539,18 +564,35 @@ class KernelClassifier(OnlineClassifier):
         n = int(self._size[0])
         return (self._beta[:n], self._st)
 
-    def _decision(self, X):
+    def _scoring_store(self):
+        """``(S, n, sv_sq, beta)``: the support rows that score (OnlineSVM
+        leaves out those whose coefficient is 0)."""
         n = int(self._size[0])
+        return self._S, n, self._sv_sq, self._beta
+
+    def _decision(self, X):
+        """``f(x)`` of every row in one summation order for every layout (see
+        :func:`support_scores`); the rows are never gathered into a matrix
+        product (BLAS sums in an order that follows the layout, the number of
+        rows and the host)."""
         out = np.zeros(X.shape[0])
+        S, n, sv_sq, beta = self._scoring_store()
         if n == 0:
             return out
-        S = self._support_matrix()
-        coef = self._st[SCALE] * self._beta[:n]
-        step = max(1, 2_000_000 // max(n, 1))
-        for lo in range(0, X.shape[0], step):
-            K = kernel_matrix(X[lo:lo + step], S, self.kernel, self.sigma,
-                              self.degree, self.coef0)
-            out[lo:lo + step] = K @ coef
+        kind, sigma, degree, coef0 = self._kernel_args()
+        if kind == CALLABLE:
+            # the kernel values are the callable's; their sum is fit's
+            Sm = (self._rows_matrix(S, 0, n) if isinstance(S, tuple)
+                  else S[:, :n].T)
+            step = max(1, 2_000_000 // n)
+            for lo in range(0, X.shape[0], step):
+                K = checked_call(self.kernel, X[lo:lo + step], Sm)
+                matrix_scores(K, beta, n, self._st, out[lo:lo + step])
+            return out
+        Xc = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
+        work = np.zeros(self._n_features) if isinstance(S, tuple) else np.zeros(1)
+        support_scores(kind, sigma, degree, coef0, S, n, sv_sq, beta, self._st,
+                       Xc, work, np.zeros(n), out)
         return out
 
     def norm_squared_(self):

@@ -132,8 +132,29 @@ def _transposed_dots(ST, n, x, out):
                 out[i] += xj * col[i]
 
 
+@njit(cache=True)
+def _transposed_sparse_dots(ST, n, data, indices, lo, hi, out):
+    """:func:`_transposed_dots` of a CSR row (entries ``lo..hi``, columns
+    sorted): the same terms in the same order, O(n nnz(x))."""
+    for i in range(n):
+        out[i] = 0.0
+    for k in range(lo, hi):
+        xj = data[k]
+        if xj != 0.0:
+            col = ST[np.uintp(indices[k])]
+            for i in range(n):
+                out[i] += xj * col[i]
+
+
 @overload(store_dots)
 def _store_dots(S, n, X, t, work, out):
+    # Every layout pair adds the products s_ij x_j of support vector i in the
+    # order of the features j and differs only in the terms it skips, all of
+    # them zero (x_j = 0 or s_ij = 0, and a sum that starts at +0.0 is never
+    # changed by adding a zero): the inner products, so the scores, are the
+    # same bits for dense and CSR rows (rows scored for fit and for
+    # decision_function, one at a time or in a batch; any index type; C or F
+    # order) and for a dense or a CSR store.
     if _is_csr(S):
         if _is_csr(X):
             def impl(S, n, X, t, work, out):
@@ -145,7 +166,17 @@ def _store_dots(S, n, X, t, work, out):
                 for k in range(lo, hi):
                     work[np.uintp(indices[k])] = 0.0
             return impl
-        raise TypeError("a CSR store takes CSR rows")
+
+        def impl(S, n, X, t, work, out):  # a dense row is its own work vector
+            _csr_dots(S[0], S[1], S[2], n, X[t], out)
+        return impl
+
+    if _is_csr(X):
+        def impl(S, n, X, t, work, out):
+            data, indices, indptr = X
+            _transposed_sparse_dots(S, n, data, indices, np.uintp(indptr[t]),
+                                    np.uintp(indptr[t + 1]), out)
+        return impl
 
     def impl(S, n, X, t, work, out):
         _transposed_dots(S, n, X[t], out)
