@@ -370,6 +370,10 @@ def test_every_layout_scores_a_row_as_fit_does(est, kernel):
     X = X / 3.0
     Z, _ = stream(25, d=30, seed=15)
     Z = Z / 3.0
+    # rows much sparser than the support rows (a CSR store finds their
+    # columns by binary search) and an empty row
+    Z[:4] = 0.0
+    Z[1, 7], Z[2, [0, 29]], Z[3, [3, 4, 28]] = 0.4, [-0.3, 0.5], [0.2, -0.1, 0.6]
     models = {"dense store": clone(est).set_params(**kernel).fit(X, y),
               "CSR store": clone(est).set_params(**kernel).fit(_csr(X, np.int32), y),
               "CSR store, int64 stream": clone(est).set_params(**kernel).fit(

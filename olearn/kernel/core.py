@@ -590,9 +590,10 @@ class KernelClassifier(OnlineClassifier):
                 matrix_scores(K, beta, n, self._st, out[lo:lo + step])
             return out
         Xc = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
-        work = np.zeros(self._n_features) if isinstance(S, tuple) else np.zeros(1)
+        # self._work: the zeros fit scatters a CSR row into, left zero after
+        # each row (no O(d) allocation per call)
         support_scores(kind, sigma, degree, coef0, S, n, sv_sq, beta, self._st,
-                       Xc, work, np.zeros(n), out)
+                       Xc, self._work, np.zeros(n), out)
         return out
 
     def norm_squared_(self):

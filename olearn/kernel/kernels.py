@@ -119,6 +119,48 @@ def _csr_dots(sdata, sindices, sindptr, n, work, out):
         out[i] = dot
 
 
+#: a CSR support row with more than this many times the nonzeros of the row
+#: scored is read by binary search (:func:`_csr_dots_sparse`)
+SEARCH_RATIO = 16
+
+
+@njit(cache=True)
+def _csr_dots_sparse(sdata, sindices, sindptr, n, data, indices, lo, hi, work,
+                     out):
+    """``out[i] = s_i . x`` for the first ``n`` CSR rows and the CSR row
+    ``x`` (entries ``lo..hi``, scattered in ``work``).  A support row with
+    many more nonzeros than ``x`` is not scanned: each column of ``x`` is
+    found in it by binary search, so a row costs O(n nnz(x) log) at most,
+    never O(nnz(S)).  Both ways add the products of the common columns in
+    the order of the columns (the scan adds zero terms too, which change no
+    sum), so the bits are the same."""
+    nnz_x = hi - lo
+    for i in range(n):
+        a, b = np.uintp(sindptr[i]), np.uintp(sindptr[i + 1])
+        dot = 0.0
+        if b - a > np.uintp(SEARCH_RATIO) * nnz_x:
+            p, end = np.int64(a), np.int64(b)
+            for k in range(lo, hi):
+                j = np.int64(indices[k])
+                # the first position >= p whose column is >= j
+                left, right = p, end
+                while left < right:
+                    mid = (left + right) // 2
+                    if sindices[mid] < j:
+                        left = mid + 1
+                    else:
+                        right = mid
+                p = left
+                if p == end:
+                    break
+                if sindices[p] == j:
+                    dot += sdata[p] * work[j]
+        else:
+            for k in range(a, b):
+                dot += sdata[k] * work[np.uintp(sindices[k])]
+        out[i] = dot
+
+
 @njit(cache=True)
 def _transposed_dots(ST, n, x, out):
     """``out[i] = sum_j x_j ST[j, i]`` over the nonzero ``x_j``, in the order of ``j``."""
@@ -162,7 +204,8 @@ def _store_dots(S, n, X, t, work, out):
                 lo, hi = np.uintp(indptr[t]), np.uintp(indptr[t + 1])
                 for k in range(lo, hi):
                     work[np.uintp(indices[k])] = data[k]
-                _csr_dots(S[0], S[1], S[2], n, work, out)
+                _csr_dots_sparse(S[0], S[1], S[2], n, data, indices, lo, hi,
+                                 work, out)
                 for k in range(lo, hi):
                     work[np.uintp(indices[k])] = 0.0
             return impl
