@@ -393,6 +393,10 @@ def test_every_layout_scores_a_row_as_fit_does(est, kernel):
         }
         for layout, scores in layouts.items():
             assert_array_equal(scores, reference, err_msg=f"{store}, {layout}")
+    # a refit scores with the new support set (the CSR store's columns are rebuilt)
+    model = models["CSR store"].fit(_csr(Z, np.int32), np.r_[y[:12], -y[12:25]])
+    fresh = clone(est).set_params(**kernel).fit(Z, np.r_[y[:12], -y[12:25]])
+    assert_array_equal(model.decision_function(X[:20]), fresh.decision_function(X[:20]))
     # the score of the next row is the one its round of fit uses (margins_)
     for sparse in (False, True):
         model = clone(est).set_params(**kernel)

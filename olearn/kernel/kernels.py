@@ -119,48 +119,6 @@ def _csr_dots(sdata, sindices, sindptr, n, work, out):
         out[i] = dot
 
 
-#: a CSR support row with more than this many times the nonzeros of the row
-#: scored is read by binary search (:func:`_csr_dots_sparse`)
-SEARCH_RATIO = 16
-
-
-@njit(cache=True)
-def _csr_dots_sparse(sdata, sindices, sindptr, n, data, indices, lo, hi, work,
-                     out):
-    """``out[i] = s_i . x`` for the first ``n`` CSR rows and the CSR row
-    ``x`` (entries ``lo..hi``, scattered in ``work``).  A support row with
-    many more nonzeros than ``x`` is not scanned: each column of ``x`` is
-    found in it by binary search, so a row costs O(n nnz(x) log) at most,
-    never O(nnz(S)).  Both ways add the products of the common columns in
-    the order of the columns (the scan adds zero terms too, which change no
-    sum), so the bits are the same."""
-    nnz_x = hi - lo
-    for i in range(n):
-        a, b = np.uintp(sindptr[i]), np.uintp(sindptr[i + 1])
-        dot = 0.0
-        if b - a > np.uintp(SEARCH_RATIO) * nnz_x:
-            p, end = np.int64(a), np.int64(b)
-            for k in range(lo, hi):
-                j = np.int64(indices[k])
-                # the first position >= p whose column is >= j
-                left, right = p, end
-                while left < right:
-                    mid = (left + right) // 2
-                    if sindices[mid] < j:
-                        left = mid + 1
-                    else:
-                        right = mid
-                p = left
-                if p == end:
-                    break
-                if sindices[p] == j:
-                    dot += sdata[p] * work[j]
-        else:
-            for k in range(a, b):
-                dot += sdata[k] * work[np.uintp(sindices[k])]
-        out[i] = dot
-
-
 @njit(cache=True)
 def _transposed_dots(ST, n, x, out):
     """``out[i] = sum_j x_j ST[j, i]`` over the nonzero ``x_j``, in the order of ``j``."""
@@ -174,29 +132,8 @@ def _transposed_dots(ST, n, x, out):
                 out[i] += xj * col[i]
 
 
-@njit(cache=True)
-def _transposed_sparse_dots(ST, n, data, indices, lo, hi, out):
-    """:func:`_transposed_dots` of a CSR row (entries ``lo..hi``, columns
-    sorted): the same terms in the same order, O(n nnz(x))."""
-    for i in range(n):
-        out[i] = 0.0
-    for k in range(lo, hi):
-        xj = data[k]
-        if xj != 0.0:
-            col = ST[np.uintp(indices[k])]
-            for i in range(n):
-                out[i] += xj * col[i]
-
-
 @overload(store_dots)
 def _store_dots(S, n, X, t, work, out):
-    # Every layout pair adds the products s_ij x_j of support vector i in the
-    # order of the features j and differs only in the terms it skips, all of
-    # them zero (x_j = 0 or s_ij = 0, and a sum that starts at +0.0 is never
-    # changed by adding a zero): the inner products, so the scores, are the
-    # same bits for dense and CSR rows (rows scored for fit and for
-    # decision_function, one at a time or in a batch; any index type; C or F
-    # order) and for a dense or a CSR store.
     if _is_csr(S):
         if _is_csr(X):
             def impl(S, n, X, t, work, out):
@@ -204,22 +141,11 @@ def _store_dots(S, n, X, t, work, out):
                 lo, hi = np.uintp(indptr[t]), np.uintp(indptr[t + 1])
                 for k in range(lo, hi):
                     work[np.uintp(indices[k])] = data[k]
-                _csr_dots_sparse(S[0], S[1], S[2], n, data, indices, lo, hi,
-                                 work, out)
+                _csr_dots(S[0], S[1], S[2], n, work, out)
                 for k in range(lo, hi):
                     work[np.uintp(indices[k])] = 0.0
             return impl
-
-        def impl(S, n, X, t, work, out):  # a dense row is its own work vector
-            _csr_dots(S[0], S[1], S[2], n, X[t], out)
-        return impl
-
-    if _is_csr(X):
-        def impl(S, n, X, t, work, out):
-            data, indices, indptr = X
-            _transposed_sparse_dots(S, n, data, indices, np.uintp(indptr[t]),
-                                    np.uintp(indptr[t + 1]), out)
-        return impl
+        raise TypeError("a CSR store takes CSR rows")
 
     def impl(S, n, X, t, work, out):
         _transposed_dots(S, n, X[t], out)
@@ -239,6 +165,65 @@ def _store_self_dots(S, n, b, work, out):
         _transposed_dots(S, n, work, out)
         for j in range(S.shape[0]):
             work[j] = 0.0
+    return impl
+
+
+def column_dots(C, n, X, t, out):
+    """``out[i] = s_i . x_t`` from the first ``n`` support rows stored by
+    columns (for scoring): the transposed dense store itself, or the CSC
+    triple ``(colptr, rows, values)`` of a CSR store.  Only the columns of
+    the nonzero ``x_tj`` are visited, in the order of ``j``, so a CSR row
+    costs O(nnz(x_t) + its columns' support entries + n), and each inner
+    product adds the products ``s_ij x_tj`` in the order of the features as
+    :func:`store_dots` does for fit (both skip zero terms only, and a sum
+    started at +0.0 is never changed by adding a zero): the same bits for
+    dense (C or F order) and CSR rows (any index type), alone or in a batch,
+    and for a dense or a CSR store."""
+
+
+@overload(column_dots)
+def _column_dots(C, n, X, t, out):
+    if _is_csr(C):
+        if _is_csr(X):
+            def impl(C, n, X, t, out):
+                colptr, rows, values = C
+                data, indices, indptr = X
+                for i in range(n):
+                    out[i] = 0.0
+                for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                    xj = data[k]
+                    if xj != 0.0:
+                        j = np.uintp(indices[k])
+                        for p in range(np.uintp(colptr[j]), np.uintp(colptr[j + 1])):
+                            out[np.uintp(rows[p])] += xj * values[p]
+            return impl
+
+        def impl(C, n, X, t, out):
+            colptr, rows, values = C
+            for i in range(n):
+                out[i] = 0.0
+            for j in range(X.shape[1]):
+                xj = X[t, j]
+                if xj != 0.0:
+                    for p in range(np.uintp(colptr[j]), np.uintp(colptr[j + 1])):
+                        out[np.uintp(rows[p])] += xj * values[p]
+        return impl
+
+    if _is_csr(X):
+        def impl(C, n, X, t, out):
+            data, indices, indptr = X
+            for i in range(n):
+                out[i] = 0.0
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                xj = data[k]
+                if xj != 0.0:
+                    col = C[np.uintp(indices[k])]
+                    for i in range(n):
+                        out[i] += xj * col[i]
+        return impl
+
+    def impl(C, n, X, t, out):
+        _transposed_dots(C, n, X[t], out)
     return impl
 
 

@@ -227,7 +227,7 @@ class OnlineSVM(KernelClassifier):
     def n_coordinate_steps_(self):
         return int(self._counters[2])
 
-    def _scoring_store(self):
+    def _scoring_rows(self):
         """The support rows with a nonzero coefficient (fit's scores add the
         others' ``0 k(s_i, x)`` too, which changes no bit)."""
         n = int(self._size[0])
