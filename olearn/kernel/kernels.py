@@ -30,6 +30,15 @@ product still adds its terms in the order of the features, skipping zero
 terms only, so it equals the plain dot product bit for bit (up to the sign
 of a zero).  CSR store: the row ``x_t`` is scattered once into a dense work
 vector and each support vector touches only its nonzeros.
+
+``decision_function`` scores with the same arithmetic (:func:`column_dots`):
+the support set by columns (the transposed dense store, or the CSC form of a
+CSR store), so a CSR row visits only its own columns, and every layout of a
+row (dense C or F, CSR with any index type, alone or in a batch) and either
+store give the score fit gives the row, bit for bit (issue 36, item 6; the
+former ``K(X, S) @ coef`` through BLAS summed in an order set by the layout,
+the number of rows and the host).  :func:`kernel_matrix` is the vectorised
+(BLAS) form for analysis, equal to the compiled kernel rows within rounding.
 """
 import math
 import numbers
