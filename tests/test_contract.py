@@ -56,16 +56,7 @@ def xfail(reason, item, branch):
 #: the checks expected to fail until the named branch is merged:
 #: {test name: {estimator name: mark}}
 _SPARDCA_OWN_VALIDATION = "SparDCA skips the validation every other estimator runs"
-PENDING = {
-    # issue 36 item 6, not done yet: the kernel learners score K(X, S) @ coef with
-    # BLAS (and the Gram rows of dense and CSR rows by different code), so their
-    # scores still follow the layout in the last bits
-    "test_layout_changes_no_score": {
-        name: pytest.mark.xfail(strict=True, reason="issue 36 item 6: kernel scores "
-                                "through BLAS, not yet in one order")
-        for name in ("DUOL", "KernelALMA", "KernelAROW", "KernelAggressiveROMMA",
-                     "KernelPA", "KernelPerceptron", "KernelROMMA", "OnlineSVM")},
-}
+PENDING = {}
 
 
 def pending(test, cls):
@@ -1181,19 +1172,30 @@ def test_layout_changes_no_score(cls):
     """AROW, CW, SOP, NAROW, SCW and SBCW scored one dense row, one CSR row and
     the same row inside a CSR matrix differently by 2-4e-16 (BLAS's order of
     the sums against the CSR loop's), so a tie could flip ``predict``: one
-    summation order (the features in turn) for every layout."""
+    summation order (the features in turn) for every layout. The kernel
+    learners scored ``K(X, S) @ coef`` through BLAS (order set by the layout,
+    the number of rows and the host): now each row as a round of fit scores
+    it, the kernel row with the features in turn, then the support vectors in
+    turn. int64 CSR indices and a CSR row inside a larger matrix are held to
+    it too."""
     X, y = _chunk_stream(cls, sparse=False)
     est = make(cls).fit(X, y)
     Z = X[:40]
     reference = est.decision_function(Z)
+    int64 = sp.csr_matrix(Z)
+    int64.indices = int64.indices.astype(np.int64)
+    int64.indptr = int64.indptr.astype(np.int64)
     layouts = {
         "CSR matrix": est.decision_function(sp.csr_matrix(Z)),
+        "CSR matrix, int64 indices": est.decision_function(int64),
         "dense rows one by one": np.concatenate([est.decision_function(Z[i:i + 1])
                                                  for i in range(len(Z))]),
         "CSR rows one by one": np.concatenate([
             est.decision_function(sp.csr_matrix(Z[i:i + 1])) for i in range(len(Z))]),
         "Fortran-ordered": est.decision_function(np.asfortranarray(Z)),
         "inside a larger matrix": est.decision_function(np.vstack([Z, X[40:48]]))[:40],
+        "inside a larger CSR matrix": est.decision_function(
+            sp.csr_matrix(np.vstack([X[48:50], Z, X[40:48]])))[2:42],
     }
     for layout, scores in layouts.items():
         assert_array_equal(np.asarray(scores).ravel(), reference, err_msg=layout)

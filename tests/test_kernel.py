@@ -344,3 +344,64 @@ def test_dense_rows_equal_csr_rows_bit_for_bit(est, kernel):
     assert_array_equal(a.margins_, b.margins_)
     assert_array_equal(a.dual_coef_, b.dual_coef_)
     assert_array_equal(a.support_vectors_, b.support_vectors_.toarray())
+
+
+def _csr(X, index_dtype):
+    M = sp.csr_matrix(X)
+    M.indices = M.indices.astype(index_dtype)
+    M.indptr = M.indptr.astype(index_dtype)
+    return M
+
+
+@pytest.mark.parametrize("est", BUDGETED, ids=repr)
+@pytest.mark.parametrize("kernel", [dict(kernel="rbf", sigma=2.0),
+                                    dict(kernel="poly", degree=2, coef0=1.0),
+                                    dict(kernel="linear")])
+def test_every_layout_scores_a_row_as_fit_does(est, kernel):
+    """Issue 36 item 6: decision_function scored ``K(X, S) @ coef`` through
+    BLAS, whose order of the sums follows the layout, the number of rows and
+    the host. Now a row is scored as a round of fit scores it, so the score
+    of a row is the same bits for a dense (C or F) or CSR (int32 or int64
+    indices) row, alone or among others, from a model with a dense or a CSR
+    store, and it is the score fit gives the row when it comes next."""
+    from sklearn.base import clone
+
+    X, y = stream(200, d=30, seed=14)
+    X = X / 3.0
+    Z, _ = stream(25, d=30, seed=15)
+    Z = Z / 3.0
+    # rows much sparser than the support rows (a CSR store finds their
+    # columns by binary search) and an empty row
+    Z[:4] = 0.0
+    Z[1, 7], Z[2, [0, 29]], Z[3, [3, 4, 28]] = 0.4, [-0.3, 0.5], [0.2, -0.1, 0.6]
+    models = {"dense store": clone(est).set_params(**kernel).fit(X, y),
+              "CSR store": clone(est).set_params(**kernel).fit(_csr(X, np.int32), y),
+              "CSR store, int64 stream": clone(est).set_params(**kernel).fit(
+                  _csr(X, np.int64), y)}
+    reference = models["dense store"].decision_function(Z)
+    for store, model in models.items():
+        layouts = {
+            "C": model.decision_function(Z),
+            "F": model.decision_function(np.asfortranarray(Z)),
+            "CSR int32": model.decision_function(_csr(Z, np.int32)),
+            "CSR int64": model.decision_function(_csr(Z, np.int64)),
+            "dense rows one by one": np.concatenate(
+                [model.decision_function(Z[i:i + 1]) for i in range(len(Z))]),
+            "CSR rows one by one": np.concatenate(
+                [model.decision_function(_csr(Z[i:i + 1], np.int64)) for i in range(len(Z))]),
+            "inside a larger matrix": model.decision_function(np.vstack([X[:7], Z]))[7:],
+        }
+        for layout, scores in layouts.items():
+            assert_array_equal(scores, reference, err_msg=f"{store}, {layout}")
+    # a refit scores with the new support set (the CSR store's columns are rebuilt)
+    model = models["CSR store"].fit(_csr(Z, np.int32), np.r_[y[:12], -y[12:25]])
+    fresh = clone(est).set_params(**kernel).fit(Z, np.r_[y[:12], -y[12:25]])
+    assert_array_equal(model.decision_function(X[:20]), fresh.decision_function(X[:20]))
+    # the score of the next row is the one its round of fit uses (margins_)
+    for sparse in (False, True):
+        model = clone(est).set_params(**kernel)
+        for t in range(60):
+            row = _csr(X[t:t + 1], np.int32) if sparse else X[t:t + 1]
+            score = model.decision_function(row)[0] if t else 0.0
+            model.partial_fit(row, y[t:t + 1], classes=[-1, 1])
+            assert model.margins_[-1] == y[t] * score, (sparse, t)

@@ -57,8 +57,8 @@ from numba import njit
 
 from .._checks import available_memory
 from ..base import NonFiniteModelError, OnlineClassifier
-from .kernels import (CALLABLE, POLY, RBF, check_kernel_params, checked_call,
-                      kernel_matrix, kernel_row, kernel_value, row_sq,
+from .kernels import (CALLABLE, POLY, RBF, _finish_row, check_kernel_params,
+                      checked_call, column_dots, kernel_matrix, kernel_row, kernel_value, row_sq,
                       squared_norms, store_drop_first, store_dots, store_fits,
                       store_put, support_kernel_row)
 from .updates import (DUOL_RULE, HP_RHO, NDOUBLE, SCALE, SQNORM, SUMGAMMA,
@@ -123,6 +123,32 @@ def kernel_pass(rule, X, y, start, S, sv_sq, sv_y, beta, f, st, size, mistakes,
             n -= 1
     size[0] = n
     return y.shape[0], n_updates
+
+
+@njit(cache=True)
+def support_scores(kind, sigma, degree, coef0, C, n, sv_sq, beta, st, X, row,
+                   out):
+    """``out[t] = f(x_t)`` for every row of ``X`` (dense in any order, or a CSR
+    triple with any index type) from the support set by columns ``C``
+    (:func:`column_dots`), each row scored as a round of :func:`kernel_pass`
+    scores it: the inner products in the order of the features, the kernel
+    values of :func:`kernel_row`, the sum over the support vectors of
+    :func:`predict_score`.  So a row's score does not depend on the layout,
+    on the other rows of the batch or on the host (no BLAS), and
+    ``decision_function`` is the score fit gives the row."""
+    for t in range(out.shape[0]):
+        sq_t = row_sq(X, t)
+        column_dots(C, n, X, t, row)
+        _finish_row(kind, sigma, degree, coef0, n, sv_sq, sq_t, row)
+        out[t] = predict_score(beta, row, n, st)
+
+
+@njit(cache=True)
+def matrix_scores(K, beta, n, st, out):
+    """``out[t] = f(x_t)`` from kernel rows ``K[t]`` (callable kernels), summed
+    as :func:`predict_score` sums a round of fit."""
+    for t in range(out.shape[0]):
+        out[t] = predict_score(beta, K[t], n, st)
 
 
 @njit(cache=True)
@@ -260,6 +286,7 @@ class KernelClassifier(OnlineClassifier):
 
     # -- state -----------------------------------------------------------
     def _init_state(self, n_features):
+        self._columns = [None]
         self._n_features = n_features
         self._sparse = None
         self._S = None
@@ -421,6 +448,7 @@ class KernelClassifier(OnlineClassifier):
             NumericRangeWarning, stacklevel=5)
 
     def _learn(self, X, y, mistakes, margins):
+        self._columns = [None]   # the store is about to change: a new cache
         if self._kind != CALLABLE:
             self._check_range(X)
         self._check_memory(y.shape[0])
@@ -542,18 +570,51 @@ class KernelClassifier(OnlineClassifier):
         n = int(self._size[0])
         return (self._beta[:n], self._st)
 
+    def _scoring_rows(self):
+        """``(S, n, sv_sq, beta)``: the support rows that score (OnlineSVM
+        leaves out those whose coefficient is 0)."""
+        return self._S, int(self._size[0]), self._sv_sq, self._beta
+
+    def _scoring_columns(self):
+        """``(C, n, sv_sq, beta)`` with the support rows by columns (see
+        :func:`column_dots`): the transposed dense store as it is; a CSR
+        store's CSC form, built once per fitted state (O(nnz + d)) and kept
+        until the next ``fit``/``partial_fit``."""
+        # a holder made by _learn: filling it leaves the estimator's __dict__
+        # as it was (scoring changes no attribute, scikit-learn's convention)
+        holder = self.__dict__.get("_columns") or [None]
+        if holder[0] is None:
+            S, n, sv_sq, beta = self._scoring_rows()
+            if isinstance(S, tuple):
+                M = self._rows_matrix(S, 0, n).tocsc()   # rows sorted in each column
+                S = (M.indptr.astype(np.int64), M.indices.astype(np.int64), M.data)
+            holder[0] = (S, n, sv_sq, beta)
+        return holder[0]
+
     def _decision(self, X):
-        n = int(self._size[0])
+        """``f(x)`` of every row in one summation order for every layout (see
+        :func:`support_scores`); never a matrix product (BLAS sums in an order
+        that follows the layout, the number of rows and the host)."""
         out = np.zeros(X.shape[0])
+        kind, sigma, degree, coef0 = self._kernel_args()
+        if kind == CALLABLE:
+            # the kernel values are the callable's; their sum is fit's
+            S, n, _, beta = self._scoring_rows()
+            if n == 0:
+                return out
+            Sm = (self._rows_matrix(S, 0, n) if isinstance(S, tuple)
+                  else S[:, :n].T)
+            step = max(1, 2_000_000 // n)
+            for lo in range(0, X.shape[0], step):
+                K = checked_call(self.kernel, X[lo:lo + step], Sm)
+                matrix_scores(K, beta, n, self._st, out[lo:lo + step])
+            return out
+        C, n, sv_sq, beta = self._scoring_columns()
         if n == 0:
             return out
-        S = self._support_matrix()
-        coef = self._st[SCALE] * self._beta[:n]
-        step = max(1, 2_000_000 // max(n, 1))
-        for lo in range(0, X.shape[0], step):
-            K = kernel_matrix(X[lo:lo + step], S, self.kernel, self.sigma,
-                              self.degree, self.coef0)
-            out[lo:lo + step] = K @ coef
+        Xc = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
+        support_scores(kind, sigma, degree, coef0, C, n, sv_sq, beta, self._st,
+                       Xc, np.zeros(n), out)
         return out
 
     def norm_squared_(self):

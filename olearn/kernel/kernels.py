@@ -30,6 +30,15 @@ product still adds its terms in the order of the features, skipping zero
 terms only, so it equals the plain dot product bit for bit (up to the sign
 of a zero).  CSR store: the row ``x_t`` is scattered once into a dense work
 vector and each support vector touches only its nonzeros.
+
+``decision_function`` scores with the same arithmetic (:func:`column_dots`):
+the support set by columns (the transposed dense store, or the CSC form of a
+CSR store), so a CSR row visits only its own columns, and every layout of a
+row (dense C or F, CSR with any index type, alone or in a batch) and either
+store give the score fit gives the row, bit for bit (issue 36, item 6; the
+former ``K(X, S) @ coef`` through BLAS summed in an order set by the layout,
+the number of rows and the host).  :func:`kernel_matrix` is the vectorised
+(BLAS) form for analysis, equal to the compiled kernel rows within rounding.
 """
 import math
 import numbers
@@ -165,6 +174,65 @@ def _store_self_dots(S, n, b, work, out):
         _transposed_dots(S, n, work, out)
         for j in range(S.shape[0]):
             work[j] = 0.0
+    return impl
+
+
+def column_dots(C, n, X, t, out):
+    """``out[i] = s_i . x_t`` from the first ``n`` support rows stored by
+    columns (for scoring): the transposed dense store itself, or the CSC
+    triple ``(colptr, rows, values)`` of a CSR store.  Only the columns of
+    the nonzero ``x_tj`` are visited, in the order of ``j``, so a CSR row
+    costs O(nnz(x_t) + its columns' support entries + n), and each inner
+    product adds the products ``s_ij x_tj`` in the order of the features as
+    :func:`store_dots` does for fit (both skip zero terms only, and a sum
+    started at +0.0 is never changed by adding a zero): the same bits for
+    dense (C or F order) and CSR rows (any index type), alone or in a batch,
+    and for a dense or a CSR store."""
+
+
+@overload(column_dots)
+def _column_dots(C, n, X, t, out):
+    if _is_csr(C):
+        if _is_csr(X):
+            def impl(C, n, X, t, out):
+                colptr, rows, values = C
+                data, indices, indptr = X
+                for i in range(n):
+                    out[i] = 0.0
+                for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                    xj = data[k]
+                    if xj != 0.0:
+                        j = np.uintp(indices[k])
+                        for p in range(np.uintp(colptr[j]), np.uintp(colptr[j + 1])):
+                            out[np.uintp(rows[p])] += xj * values[p]
+            return impl
+
+        def impl(C, n, X, t, out):
+            colptr, rows, values = C
+            for i in range(n):
+                out[i] = 0.0
+            for j in range(X.shape[1]):
+                xj = X[t, j]
+                if xj != 0.0:
+                    for p in range(np.uintp(colptr[j]), np.uintp(colptr[j + 1])):
+                        out[np.uintp(rows[p])] += xj * values[p]
+        return impl
+
+    if _is_csr(X):
+        def impl(C, n, X, t, out):
+            data, indices, indptr = X
+            for i in range(n):
+                out[i] = 0.0
+            for k in range(np.uintp(indptr[t]), np.uintp(indptr[t + 1])):
+                xj = data[k]
+                if xj != 0.0:
+                    col = C[np.uintp(indices[k])]
+                    for i in range(n):
+                        out[i] += xj * col[i]
+        return impl
+
+    def impl(C, n, X, t, out):
+        _transposed_dots(C, n, X[t], out)
     return impl
 
 

@@ -227,18 +227,16 @@ class OnlineSVM(KernelClassifier):
     def n_coordinate_steps_(self):
         return int(self._counters[2])
 
-    def _decision(self, X):
+    def _scoring_rows(self):
+        """The support rows with a nonzero coefficient (fit's scores add the
+        others' ``0 k(s_i, x)`` too, which changes no bit)."""
         n = int(self._size[0])
-        mask = self._beta[:n] != 0.0
-        out = np.zeros(X.shape[0])
-        if not mask.any():
-            return out
-        from .kernels import kernel_matrix
-        S = self.support_vectors_
-        coef = self.dual_coef_.ravel()
-        step = max(1, 2_000_000 // S.shape[0])
-        for lo in range(0, X.shape[0], step):
-            out[lo:lo + step] = kernel_matrix(X[lo:lo + step], S, self.kernel,
-                                              self.sigma, self.degree,
-                                              self.coef0) @ coef
-        return out
+        keep = np.flatnonzero(self._beta[:n] != 0.0)
+        if keep.size == n:
+            return self._S, n, self._sv_sq, self._beta
+        if isinstance(self._S, tuple):
+            M = self._rows_matrix(self._S, 0, n)[keep]
+            S = (M.data, M.indices.astype(np.int64), M.indptr.astype(np.int64))
+        else:
+            S = np.ascontiguousarray(self._S[:, keep])
+        return S, keep.size, self._sv_sq[keep], self._beta[keep]
