@@ -13,6 +13,7 @@ import signal
 import threading
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from distributed import Client, LocalCluster, get_task_stream
@@ -167,6 +168,67 @@ def test_files_and_dask_arrays_are_shards(client, tmp_path):
         [d.toarray() for d in Xs], ys).coef_)
 
 
+def frame_stream(seed, cuts=(0, 150, 380, 600)):
+    """A stream as pandas chunks of unequal lengths (an int and a float column set) and
+    the dask dataframe whose partitions are these chunks (lengths and divisions unknown
+    to dask)."""
+    import dask.dataframe as dd
+    X, y = stream(seed=seed, sparse=False)
+    df = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    df["f3"] = np.round(4 * df["f3"]).astype(np.int64)       # a column of integers
+    df.insert(5, "label", y)                                  # the label among them
+    chunks = [df.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+    ddf = dd.from_map(lambda k: chunks[k], range(len(chunks)), divisions=None)
+    return ddf, chunks
+
+
+def test_dask_dataframe_partitions_are_shards(client):
+    ddf, chunks = frame_stream(seed=11)
+    assert ddf.npartitions == 3 and not ddf.known_divisions
+    dense = [np.asarray(c.drop(columns="label"), dtype=np.float64) for c in chunks]
+    labels = [c["label"].to_numpy() for c in chunks]
+    ref = IPM(Perceptron(), n_epochs=2, mixing="mistakes").fit(dense, labels)
+    by_name = IPM(Perceptron(), n_epochs=2, mixing="mistakes").fit(ddf, y="label")
+    by_series = IPM(Perceptron(), n_epochs=2, mixing="mistakes").fit(
+        ddf.drop(columns="label"), ddf["label"])
+    for est in (by_name, by_series):
+        assert np.array_equal(est.coef_, ref.coef_)
+        assert np.array_equal(est.n_mistakes_, ref.n_mistakes_)
+        assert est.n_mistakes_.shape == (2, 3) and est.n_features_in_ == 20
+    # the order of the partitions is the order of the shards (the test can fail)
+    other = IPM(Perceptron(), n_epochs=2, mixing="mistakes").fit(dense[::-1], labels[::-1])
+    assert not np.array_equal(other.coef_, ref.coef_)
+
+
+@pytest.mark.parametrize("case", ["non-numeric", "no-label", "labels", "empty",
+                                  "partitions"])
+def test_dask_dataframe_bad_input_is_refused_before_training(client, case):
+    ddf, _ = frame_stream(seed=12)
+    y = "label"
+    if case == "non-numeric":
+        ddf = ddf.assign(colour="red")
+        match = r"non-numeric columns: colour .*encode them as numbers"
+    elif case == "no-label":
+        y, match = "target", r"y='target' is not a column .*pass the name of the label"
+    elif case == "labels":
+        ddf = ddf.assign(label=ddf["label"].where(ddf["f0"] < 1.5, 0))
+        match = "two classes, but the shards hold 3 classes"
+    elif case == "empty":
+        ddf = ddf.map_partitions(lambda d: d[d.index >= 150])   # partition 0 empties
+        match = r"partition 0 of the dask dataframe is empty .*X.partitions\[keep\]"
+    else:
+        y = ddf["label"].repartition(npartitions=2)
+        ddf = ddf.drop(columns="label")
+        match = "y has 2 partitions but the dask dataframe X has 3"
+    with get_task_stream(client) as tasks:
+        with pytest.raises(ValueError, match=match):
+            IPM(Perceptron()).fit(ddf, y)
+    assert _no_epoch_ran(tasks)
+    if case == "empty":   # the fix the message names works
+        keep = [k for k, n in enumerate(ddf.map_partitions(len).compute()) if n]
+        assert IPM(Perceptron()).fit(ddf.partitions[keep], y).n_mistakes_.shape == (1, 2)
+
+
 def test_progress_one_line_per_epoch(client):
     X, y = stream(seed=5)
     lines = []
@@ -211,7 +273,8 @@ def test_bad_input_is_refused_before_training(client, case):
         ys = ys[0]
         match = "y must be a list of as many label vectors"
     elif case == "kernel":
-        learner, match = KernelPerceptron(), "refuses kernel learners"
+        learner, match = KernelPerceptron(), ("refuses kernel learners .*Use a "
+                                              "mixable learner: Perceptron")
     elif case == "winnow":
         learner, match = BalancedWinnow(), "multiplicative"
     elif case == "averaged":

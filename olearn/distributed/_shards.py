@@ -3,11 +3,13 @@ checks made on them before any training.
 
 A shard is placed once per ``fit``/``partial_fit`` call and stays on its worker: an
 in-memory array is scattered to it, a file is read by the worker itself, a block of a
-dask array is computed there.  Only the models cross the network after that.  If the
-worker holding a shard is lost, :meth:`Placement.place` puts the shard again (from
-the client's array, the file, or the dask graph) on a live worker.
+dask array or a partition of a dask dataframe is computed there.  Only the models cross
+the network after that.  If the worker holding a shard is lost, :meth:`Placement.place`
+puts the shard again (from the client's array, the file, or the dask graph) on a live
+worker.
 """
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +35,21 @@ def _as_rows(X):
 
 
 def make_shard(X, y):
-    """A :class:`Shard` of arrays (run on a worker for a dask block)."""
+    """A :class:`Shard` of arrays (run on a worker for a dask block or partition).
+
+    ``X`` may be a pandas DataFrame (a partition of a dask dataframe), with ``y`` its
+    labels or the name of its label column (then dropped from the features)."""
+    if isinstance(y, str):
+        X, y = X.drop(columns=[y]), X[y]
+    if hasattr(X, "to_numpy") and not sp.issparse(X):   # a pandas DataFrame
+        try:
+            X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"a partition of the dask dataframe has values that are not numbers "
+                f"({err}); encode or drop the non-numeric columns before fit (e.g. "
+                f"dd.get_dummies, or X.astype(float) where the strings are numbers)."
+            ) from None
     y = np.asarray(y).ravel()
     return Shard(_as_rows(X), y)
 
@@ -86,9 +102,79 @@ def finalize(shard, shift, width):
                  else shard.y)
 
 
+def _numeric(dtype):
+    """Whether a column of this dtype converts to float64 as a number (bool, integer,
+    float, pandas' nullable numbers)."""
+    return getattr(dtype, "kind", "O") in "biuf"
+
+
+def frame_sources(X, y):
+    """One shard per partition of the dask dataframe ``X``, in partition order; ``y``
+    the name of its label column, or a dask Series partitioned as ``X``.
+
+    Checked on the client, from the frame's metadata (nothing is computed): the label
+    column exists, the feature columns are numbers, ``y`` has ``X``'s partitions.  The
+    partitions' lengths need not be known: each is measured on its worker, with its
+    labels and values, before any training (an empty one is refused then)."""
+    dd = sys.modules["dask.dataframe"]
+    label = None
+    fix_pair = ("pass y='label' (the name of X's label column), or X and y from one "
+                "dask dataframe: X = ddf.drop(columns='label'), y = ddf['label']")
+    if isinstance(y, str):
+        if y not in X.columns:
+            raise ValueError(
+                f"y={y!r} is not a column of the dask dataframe X (its columns: "
+                f"{list(map(str, X.columns))}); pass the name of the label column as "
+                f"y, or y as a dask Series partitioned as X.")
+        label, features = y, X.drop(columns=[y])
+    elif isinstance(y, dd.Series):
+        if y.npartitions != X.npartitions:
+            raise ValueError(
+                f"y has {y.npartitions} partitions but the dask dataframe X has "
+                f"{X.npartitions}: one shard is one partition of X with the labels "
+                f"of the same partition of y; {fix_pair}.")
+        if X.known_divisions and y.known_divisions and X.divisions != y.divisions:
+            raise ValueError(
+                f"y's partitions do not cover the same index ranges as X's "
+                f"(divisions differ); {fix_pair}.")
+        features = X
+    else:
+        raise ValueError(
+            f"with a dask dataframe X, y must be the name of its label column "
+            f"(e.g. fit(ddf, y='label')) or a dask Series partitioned as X, got "
+            f"{type(y).__name__}.")
+    if len(features.columns) == 0:
+        raise ValueError("the dask dataframe X has no feature column (besides the "
+                         "label); pass the features as columns of X.")
+    bad = [f"{c!s} ({dt})" for c, dt in features.dtypes.items() if not _numeric(dt)]
+    if bad:
+        raise ValueError(
+            f"the dask dataframe X has non-numeric columns: {', '.join(bad)}; "
+            f"encode them as numbers (e.g. dd.get_dummies for categories) or drop "
+            f"them before fit (X.drop(columns=[...])).")
+    if label is not None:   # one graph per partition: the partition is read once
+        parts = X.to_delayed()
+        payloads = [(part, label) for part in parts]
+    else:                    # unoptimized: X's and y's common source keys are shared
+        payloads = list(zip(X.to_delayed(optimize_graph=False),
+                            y.to_delayed(optimize_graph=False)))
+    return [("dask", payload, f"partition {k} of the dask dataframe")
+            for k, payload in enumerate(payloads)]
+
+
 def sources(X, y):
     """The shards of ``X`` (and ``y``) as ``(kind, payload, name)`` triples, or None when
     ``X`` is one matrix (not a list of shards)."""
+    dd = sys.modules.get("dask.dataframe")   # a dask dataframe X has imported it
+    if dd is not None and isinstance(X, dd.Series):
+        raise ValueError("X is a dask Series: pass the features as a dask dataframe "
+                         "(X.to_frame() for one feature).")
+    if dd is not None and isinstance(X, dd.DataFrame):
+        if y is None:
+            raise ValueError(
+                "y is needed with a dask dataframe X: the name of its label column "
+                "(e.g. fit(ddf, y='label')) or a dask Series partitioned as X.")
+        return frame_sources(X, y)
     try:
         import dask.array as da
     except ModuleNotFoundError:  # pragma: no cover - dask is a dependency here

@@ -27,6 +27,16 @@ from ._cluster import get_client
 #: models larger than this are scattered rather than sent inside each task
 _SCATTER_BYTES = 4 << 20
 
+#: how to get rid of an empty shard, by where it comes from
+_EMPTY_FIX = {
+    "array": "remove it from the list of shards",
+    "file": "remove it from the list of shards",
+    "dask": "rechunk the rows of X and y so that no block is empty",
+    "frame": ("drop the empty partitions before fit: keep = [k for k, n in "
+              "enumerate(X.map_partitions(len).compute()) if n]; X = X.partitions[keep] "
+              "(and y = y.partitions[keep] for a dask Series y)"),
+}
+
 
 def _epoch(learner, shard, classes, first):
     """One pass of a copy of ``learner`` over ``shard`` (on a worker): the learner, the
@@ -71,7 +81,9 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
         ``"confidence"`` (second-order learners): precisions averaged, means in
         precision weights (Dredze and Crammer's KL combination, as we read it).
     n_shards : int, default=1
-        Only when ``X`` is one matrix: cut it into that many contiguous row blocks.
+        Only when ``X`` is one matrix: cut it into that many contiguous row blocks
+        (the shards of the other forms :meth:`fit` accepts are given: list items,
+        files, dask blocks or partitions).
     client : distributed.Client or None
         The cluster; else ``scheduler``, ``OLEARN_DASK_SCHEDULER``, the process's
         default client, or a LocalCluster of single-threaded worker processes.
@@ -180,8 +192,8 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         for (kind, _, where), desc in zip(srcs, descs):
             if desc["n_rows"] == 0:
-                raise ValueError(f"{name}: {where} is empty (no rows); remove it from "
-                                 f"the list of shards.")
+                fix = _EMPTY_FIX["frame" if "dataframe" in where else kind]
+                raise ValueError(f"{name}: {where} is empty (no rows); {fix}.")
             if desc["problem"]:
                 raise ValueError(f"{name}: {where}: {desc['problem']}")
         libsvm = [d for d in descs if d["smallest"] is not None or (
@@ -231,18 +243,35 @@ class IterativeParameterMixing(ClassifierMixin, BaseEstimator):
 
     # -- training ----------------------------------------------------------------
     def fit(self, X, y=None):
-        """Learn ``n_epochs`` epochs of IPM from the shards ``X`` (a list of arrays
-        with ``y`` a list of label vectors; a list of LIBSVM/CSV paths; a dask array
-        partitioned by rows with ``y``; or one matrix cut into ``n_shards``)."""
+        """Learn ``n_epochs`` epochs of IPM from the shards ``X``, in order.
+
+        ``X`` is one of:
+
+        - a list of arrays (dense or CSR), with ``y`` a list of label vectors;
+        - a list of LIBSVM/CSV paths, read by the workers (``y=None``: the labels are
+          in the files);
+        - a dask array partitioned by rows (one shard per row block), with ``y`` a
+          dask array or numpy vector of its labels;
+        - a dask dataframe partitioned by rows (one shard per partition, numeric
+          feature columns), with ``y`` the name of its label column
+          (``fit(ddf, y="label")``, the column is not a feature) or a dask Series
+          with the same partitions (``fit(ddf.drop(columns="label"), ddf["label"])``,
+          as in Dask-ML); the partitions' lengths need not be known;
+        - one matrix, cut into ``n_shards`` contiguous row blocks.
+
+        A dask array's blocks and a dask dataframe's partitions are computed on the
+        workers and stay there, as scattered arrays and files do; each epoch only the
+        models cross the network."""
         template = self._template()
         for name in ("learner_", "classes_", "n_features_in_"):
             self.__dict__.pop(name, None)
         return self._train(template, X, y, self.n_epochs, first=True)
 
     def partial_fit(self, X, y=None, classes=None):
-        """One more epoch on the shards ``X`` from the current mixed model (the first
-        call starts from the learner's initial model; ``classes``, the two labels, may
-        then be given when the shards hold only one)."""
+        """One more epoch on the shards ``X`` (any form :meth:`fit` accepts) from the
+        current mixed model (the first call starts from the learner's initial model;
+        ``classes``, the two labels, may then be given when the shards hold only
+        one)."""
         if not hasattr(self, "learner_"):
             return self._train(self._template(), X, y, 1, first=True, classes=classes)
         self._template()
