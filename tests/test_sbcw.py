@@ -570,3 +570,47 @@ def test_figure1_alternatives_rows_and_variants():
     assert best.loc[("toy", "paper", 15), "validated C"] == 1.0
     with pytest.raises(ValueError, match="unknown variant"):
         e.figure1_alternatives(data, budgets=(15,), C_grid=(1.0,), variants=("newton",))
+
+
+def test_ulp_nudged_moves_values_by_one_unit_in_the_last_place():
+    from olearn.experiments.sparse_cw import ulp_nudged
+
+    X, _ = imbalanced_text()
+    S = sp.csr_matrix(X)
+    for A, values in ((X, lambda M: M[M != 0]), (S, lambda M: M.data)):
+        before = A.copy()
+        B = ulp_nudged(A, random_state=3)
+        old, new = values(before), values(B)
+        assert_array_equal(values(A), old)                      # the input is left as it was
+        if sp.issparse(A):
+            assert_array_equal(B.indices, A.indices)
+            assert_array_equal(B.indptr, A.indptr)
+        else:
+            assert_array_equal(B == 0, A == 0)                  # zeros stay zero
+        moved = new != old
+        up, down = np.nextafter(old, np.inf), np.nextafter(old, -np.inf)
+        assert np.all((new == old) | (new == up) | (new == down))
+        assert 0.4 < moved.mean() < 0.6
+        assert 0.4 < np.mean(new[moved] > old[moved]) < 0.6
+        assert_array_equal(values(ulp_nudged(A, random_state=3)), new)     # seeded
+        assert np.any(values(ulp_nudged(A, random_state=4)) != new)
+
+
+def test_figure1_sensitivity_refits_each_nudged_copy():
+    from olearn.experiments import sparse_cw as e
+
+    X, y = imbalanced_text()
+    Xt, yt = imbalanced_text(seed=1)
+    data = e.Split("toy", sp.csr_matrix(X), y, sp.csr_matrix(Xt), yt, "toy")
+    frame = e.figure1_sensitivity(data, budgets=(15,), C_grid=(1.0, 10.0),
+                                  variants=("paper", "C_sigma = C/100"), copies=3)
+    assert len(frame) == 3 * 2 * 2 and "validated" not in frame
+    assert sorted(frame["copy"].unique()) == [0, 1, 2]
+    # copy k is figure1_alternatives on ulp_nudged(X_train, k)
+    nudged = e.Split("toy", e.ulp_nudged(data.X_train, 1), y, data.X_test, yt, "toy")
+    one = e.figure1_alternatives(nudged, budgets=(15,), C_grid=(10.0,),
+                                 variants=("C_sigma = C/100",)).iloc[0]
+    row = frame[(frame["copy"] == 1) & (frame.C == 10.0)
+                & (frame.variant == "C_sigma = C/100")].iloc[0]
+    assert row.accuracy == one.accuracy
+    assert row["nonzero weights"] == one["nonzero weights"]
