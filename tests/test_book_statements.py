@@ -8,6 +8,9 @@
   a_max / ln alpha, about twice the exact c on w7a, and said the Perceptron's mistakes grow
   "like d".
 - opening: "mistake bounds are regret bounds ... against the hinge loss of u", false for PA-I.
+- algorithms: the "bound checked" column said "—" for SOP, whose bound bounds/side_by_side
+  checks, and named a theorem for SBCW that no page tests; intro: a bound checked "where a
+  paper proves one", false for CW. The column is now tied to what side_by_side checks.
 """
 import json
 from pathlib import Path
@@ -99,3 +102,90 @@ def test_corrections_of_referee_15_stay():
     assert "not capped by $C$" in duol and "which_capped_zero" in duol
     assert "it is $\\Sigma_t\\mathbf x_t$ that shrinks" not in noise
     assert "NORMA shrinks all of them" in kernels
+
+
+# The learners whose mistake bound bounds/side_by_side checks (the keys of its SOURCE and of
+# its Winnow checks), and the row of the algorithm index that holds each; the learners that page
+# lists under "Learners without a bound here", and their rows. A learner added to that page
+# without a row here fails the test.
+CHECKED_ROWS = {
+    "Perceptron": "Perceptron",
+    "PA": "PA, PA-I, PA-II",
+    "PA-I (C = 1)": "PA, PA-I, PA-II",
+    "PA-II (C = 1)": "PA, PA-I, PA-II",
+    "ALMA": "ALMA$_p(\\alpha)$",
+    "NORMA": "NORMA",
+    "objective-regularized PA": "objective-regularized PA",
+    "L2-constrained PA": "L2-constrained PA",
+    "L1-constrained PA": "L1-constrained PA",
+    "objective-regularized PA, truncated": "feature truncation",
+    "L2-constrained PA, truncated": "feature truncation",
+    "L1-constrained PA, truncated": "feature truncation",
+    "ROMMA": "ROMMA, aggressive ROMMA",
+    "AROW (full)": "AROW (full, diagonal)",
+    "SOP (full)": "SOP",
+    "DUOL (Gaussian kernel)": "DUOL (paper's step; exact step, ours)",
+    "Positive Winnow": "Positive, Balanced and Modified Balanced Winnow",
+    "Balanced Winnow": "Positive, Balanced and Modified Balanced Winnow",
+}
+UNCHECKED_ROWS = {
+    "CW": "CW, variance and stdev versions",
+    "SCW": "SCW-I, SCW-II",
+    "NAROW": "NAROW",
+    "BCW": "BCW ($q = 1, 2$)",
+    "SBCW": "SBCW",
+    "kernel ROMMA": "kernel Perceptron, ROMMA, aggressive ROMMA, ALMA$_2$, PA-I, PA-II",
+    "kernel ALMA": "kernel Perceptron, ROMMA, aggressive ROMMA, ALMA$_2$, PA-I, PA-II",
+    "Online-SVM": "Online-SVM",
+}
+
+
+def bound_column():
+    """``{algorithm: bound checked}`` over every table of the algorithm index."""
+    rows = {}
+    for line in (BOOK / "algorithms.md").read_text().splitlines():
+        if not line.startswith("| ") or line.startswith("| algorithm |"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+        assert len(cells) == 7, cells
+        rows[cells[0]] = cells[5]
+    return rows
+
+
+def side_by_side_learners():
+    """The learners whose bound bounds/side_by_side checks, and those it says it checks none for."""
+    import re
+    nb = json.loads((BOOK / "bounds/side_by_side.ipynb").read_text())
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    source = next(c for c in code if c.lstrip().startswith("SOURCE = {"))
+    winnow = next(c for c in code if "winnow_checks = {" in c)
+    checked = re.findall(r'^    "([^"]+)": \(', source, re.M)
+    checked += re.findall(r'^    "([^"]+)": bounds\.', winnow, re.M)
+    table = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+                 and "## Learners without a bound here" in "".join(c["source"]))
+    unchecked = []
+    for line in table.splitlines():
+        if line.startswith("| ") and not line.startswith("| learner |"):
+            unchecked += [name.strip() for name in line.strip("| ").split(" | ")[0].split(",")]
+    return checked, unchecked
+
+
+def test_the_algorithm_index_marks_a_bound_exactly_where_the_book_checks_one():
+    rows = bound_column()
+    checked, unchecked = side_by_side_learners()
+    assert len(checked) >= 15 and "SOP (full)" in checked
+    for name in checked:
+        entry = rows[CHECKED_ROWS[name]]
+        assert not entry.startswith("—"), (name, entry)
+    # Modified Balanced Winnow shares the Winnows' row but has no bound
+    assert "Modified Balanced Winnow" in unchecked
+    assert "Modified" not in rows[CHECKED_ROWS["Positive Winnow"]]
+    for name in set(unchecked) - {"Modified Balanced Winnow"}:
+        entry = rows[UNCHECKED_ROWS[name]]
+        assert entry.startswith("—"), (name, entry)
+
+
+def test_the_intro_claims_a_checked_bound_only_where_the_book_states_one():
+    intro = " ".join((BOOK / "intro.md").read_text().split())
+    assert "where a paper or the book proves a mistake bound for it" not in intro
+    assert "where the book states a mistake bound for a learner" in intro

@@ -35,8 +35,9 @@ when the support set exceeds the budget the oldest row ``s_0`` is forgotten:
 the full inverse), so it stays positive definite, and ``alpha_0 phi(s_0)`` is
 replaced in ``mu`` by its ridge projection on the remaining rows,
 ``(K' + (r/a) I)^-1 k(S', s_0) = -B' k(S', s_0) / a`` (one kernel row and
-O(|S|^2)); simply dropping ``alpha_0``, as the first-order kernel learners do,
-makes AROW's large steps oscillate.
+O(|S|^2)).  Simply dropping ``alpha_0``, as the first-order kernel learners do,
+made more mistakes and larger coefficients with a budget of 50 on german.numer
+and on the two moons (book/duol/baselines.ipynb compares the two).
 """
 import numpy as np
 from numba import njit
