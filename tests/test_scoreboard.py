@@ -128,8 +128,11 @@ def test_carvalho_rows_judged_by_the_rule_of_their_words(board):
     learners of Table 5, with fold 0 (numba's first-call compilation) left out for all."""
     svm = _by_id(board, "carvalho2006:4.3.1:svm-best-non-nlp")
     assert svm["verdict"] == svm["paper_verdict"] == "in part"
-    assert svm["ours_key"].startswith("SVM beats the others in 10 of 20")
-    assert "WiscBreast SVM minus Naive Bayes" in svm["ours"]
+    # the fold interval is the corrected one (the noise rule): 9 of 20 hold, and on
+    # WiscBreast only v-MBW is better beyond the noise (Naive Bayes is inside it)
+    assert svm["ours_key"].startswith("SVM beats the others in 9 of 20")
+    assert "WiscBreast SVM minus v-MBW" in svm["ours"]
+    assert "SVM minus Naive Bayes" not in svm["ours"] and "Naive Bayes are better" not in svm["cause"]
     assert svm["alternative"].endswith(": reproduces")          # it does rank first
     speed = _by_id(board, "carvalho2006:abstract:online-faster-than-batch")
     assert speed["verdict"] == "inconclusive" and speed["ours_key"].startswith("8 of 16")
@@ -265,7 +268,7 @@ def test_the_issue_28_and_35_rows(board):
     assert "including SVM" in r["claim"]
     # Tables 4-5: per-fold F1 stored, so the cases are judged by the fold noise
     r = _by_id(board, "carvalho2006:4.3.1:pa-beats-romma")
-    assert r["verdict"] == "inconclusive" and "95% interval over the 5 folds" in r["ours"]
+    assert r["verdict"] == "inconclusive" and "corrected 95% interval over the 5 folds" in r["ours"]
     r = _by_id(board, "carvalho2006:4.3.1:bw-beats-pw")
     assert r["rule"] == "almost all" and r["verdict"] == "inconclusive"
     # MBW and BW tie for the best non-voted rank on non-NLP: a tie decides it
@@ -768,15 +771,72 @@ def test_paired_interval_is_the_one_noise_test():
     import numpy as np
     from scipy import stats
 
+    from olearn.experiments import corrected_resampled_t
+
     d = np.array([1.0, 2.0, 0.5, 1.5, 1.0])
     m, h = sb.paired_interval(d)
     assert m == pytest.approx(1.2)
     assert h == pytest.approx(stats.t.ppf(0.975, 4) * d.std(ddof=1) / np.sqrt(5))
+    # the folds of one cross-validation: Nadeau and Bengio's factor, n_test/n_train read from
+    # the number of folds (1/4 for 5), the same numbers as corrected_resampled_t
+    assert sb.cv_test_to_train(5) == pytest.approx(0.25) and sb.cv_test_to_train(10) == pytest.approx(1 / 9)
+    mc, hc = sb.cv_interval(d)
+    assert mc == m and hc == pytest.approx(h * np.sqrt(1 + 5 / 4))
+    assert (mc, hc) == pytest.approx(corrected_resampled_t(d, test_to_train=0.25)[:2])
+    assert sb.beats(*sb.paired_interval(d - 0.35)[:1], half=sb.paired_interval(d - 0.35)[1]) == sb.HOLDS
+    assert sb.beats(*sb.cv_interval(d - 0.35)[:1], half=sb.cv_interval(d - 0.35)[1]) == sb.TIE
+    assert sb.paired_interval([2.0, 2.0, 2.0]) == (2.0, 0.0)    # no spread: the point itself
+    with pytest.raises(ValueError, match="at least 2 folds"):
+        sb.cv_test_to_train(1)
+    # the rule is stated where the book states the rules
+    for words in ("cross-validation", "1/(k - 1)", "Nadeau and Bengio", "Bouckaert and Frank",
+                  "independent trials", "permutations"):
+        assert words in sb.NOISE_RULE, words
+    assert "noise rule" in sb.RULES["beats"].tolerance
     assert sb.beats(m, half=h) == sb.HOLDS and sb.beats(-0.1, half=h) == sb.TIE
     m, h = sb.unpaired_interval(2.771, 0.2, 3.5, 0.3, 20)
     assert m == pytest.approx(-0.729) and h == pytest.approx(stats.t.ppf(0.975, 19) * np.sqrt(0.13 / 20))
     with pytest.raises(ValueError, match="at least two"):
         sb.paired_interval([1.0])
+
+
+def test_fold_rows_use_the_corrected_interval():
+    """Carvalho and Cohen's rows (folds of one cross-validation) get the corrected interval
+    (board fold_change, missing_claims.paired_changes); the other papers' units (trials,
+    permutations, orders) keep the plain one."""
+    import inspect
+
+    import numpy as np
+    import pandas as pd
+
+    from olearn.experiments import missing_claims as mc
+    from olearn.experiments.board import carvalho2006 as cc
+
+    rng = np.random.default_rng(3)
+    folds = pd.DataFrame([{"dataset": k, "learner": n, "fold": f, "f1": rng.normal(50, 5)}
+                          for k in ("a", "b") for n in ("x", "y") for f in range(5)])
+    wide = folds.pivot_table(index=["dataset", "fold"], columns="learner", values="f1")
+    change = (wide["x"] - wide["y"]).groupby(level="fold").mean().to_numpy()
+    assert cc.fold_change(folds, ["a", "b"], "x", "y") == pytest.approx(sb.cv_interval(change))
+    one = wide.loc["a"]
+    got = mc.paired_changes(folds, [("p", "x", "y")]).set_index("dataset").loc["a"]
+    assert (got["change"], got["half"]) == pytest.approx(sb.cv_interval((one["x"] - one["y"]).to_numpy()))
+    # the other board modules never read folds through a corrected interval: their units draw
+    # their noise afresh (the plain paired_interval, no test_to_train)
+    for name in ("shen2009", "crammer2009", "tan2016", "zhao2009"):
+        source = inspect.getsource(sb._module(name))
+        assert "cv_interval" not in source and "test_to_train" not in source, name
+
+
+def test_voting_on_nlp_inside_the_corrected_fold_noise(board):
+    """Referee 18, finding 2: with the corrected fold interval MBW's NLP rise (+1.7) is inside
+    the noise, so no condition of the NLP voting row is decided: inconclusive (it was 'in
+    part' under the plain t-interval)."""
+    r = _by_id(board, "carvalho2006:4.3.2:voting-on-nlp")
+    assert r["verdict"] == "inconclusive" and r["ours_key"] == "0 of 3 conditions (3 tied)"
+    assert "MBW +1.7±2.0" in r["ours"] and r["cause"] == ""
+    w = _by_id(board, "carvalho2006:7:voting-improves-winnows")
+    assert w["verdict"] == "inconclusive" and w["ours_key"] == "1 of 5 conditions (4 tied)"
 
 
 def test_conditions_keep_a_tie_a_tie():

@@ -232,14 +232,16 @@ def winnow_steps_folds(keys, kinds=("PW", "BW", "MBW")):
 
 def paired_changes(folds, pairs):
     """Per data set and pair ``(label, a, b)``: mean F1 of ``a`` minus ``b`` over the folds
-    and the 95% half-width of the paired difference (t interval)."""
-    from .runner import t_interval
+    and the 95% half-width of the paired difference: the board's interval for the folds of
+    one cross-validation (:func:`olearn.experiments.scoreboard.cv_interval`, corrected for
+    the training rows the folds share)."""
+    from .scoreboard import cv_interval
 
     rows = []
     for key, part in folds.groupby("dataset", sort=False):
         wide = part.pivot(index="fold", columns="learner", values="f1")
         for label, a, b in pairs:
-            mean, half = t_interval(wide[a] - wide[b])
+            mean, half = cv_interval((wide[a] - wide[b]).to_numpy())
             rows.append(dict(dataset=key, pair=label, change=float(mean), half=float(half)))
     return pd.DataFrame(rows)
 

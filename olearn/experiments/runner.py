@@ -215,15 +215,23 @@ def corrected_resampled_t(differences, test_to_train=0.0, confidence=0.95):
     of Nadeau and Bengio (2003, "Inference for the generalization error", Machine Learning
     52, 239-281).
 
-    The ``J`` tasks of repeated cross-validation train on overlapping rows, so their
-    differences are positively correlated and the plain one-sample t-test over them, whose
-    variance is ``s^2 / J``, is too confident. Nadeau and Bengio replace ``1 / J`` by
-    ``1 / J + n_test / n_train``: ``test_to_train`` is that ratio (``1 / 4`` for 5-fold
-    cross-validation). ``test_to_train=0`` gives the plain t-test, the right one where the
-    tasks differ only in a source of noise drawn independently for each (e.g. the order of
-    one fixed training file tested on one fixed test file: the interval then covers that
-    noise only, not a new sample of data). ``n - 1`` degrees of freedom; NaN p-value and
-    half-width when all differences are equal or fewer than two are given.
+    The ``J`` tasks of resampled or cross-validated train/test splits train on overlapping
+    rows, so their differences are positively correlated and the plain one-sample t-test over
+    them, whose variance is ``s^2 / J``, is too confident. Nadeau and Bengio derive the
+    correction for ``J`` independent random train/test splits of one data set: they replace
+    ``1 / J`` by ``1 / J + n_test / n_train``, a heuristic that assumes the correlation
+    between two tasks' differences is ``n_test / n``. Applying it to (repeated) k-fold
+    cross-validation, with the same factor and ``J - 1`` degrees of freedom, is Bouckaert and
+    Frank's "corrected repeated k-fold cv test" (2004, "Evaluating the replicability of
+    significance tests for comparing learning algorithms", PAKDD, LNCS 3056, 3-12).
+    ``test_to_train`` is the ratio (``1 / (k - 1)``, ``1 / 4`` for 5-fold cross-validation).
+    The scoreboard's noise rule uses it the same way
+    (:func:`olearn.experiments.scoreboard.paired_interval`). ``test_to_train=0`` gives the
+    plain t-test, the right one where the tasks differ only in a source of noise drawn
+    independently for each (e.g. the order of one fixed training file tested on one fixed
+    test file: the interval then covers that noise only, not a new sample of data). ``n - 1``
+    degrees of freedom; NaN p-value and half-width when all differences are equal or fewer
+    than two are given.
     """
     from scipy import stats
 

@@ -11,7 +11,9 @@ computed from the stored full runs in ``book/results/`` and judged by one rule o
 a noise level, a stream): each case *holds*, *fails*, or is a *tie* (inside the rule's
 tolerance, or inside the noise where per-fold or per-trial numbers are stored: the 95%
 interval of the difference contains zero: :func:`paired_interval`, the board's one noise
-test). A quantifier then turns the cases into a verdict (:func:`all_cases`,
+test, :data:`NOISE_RULE`: corrected for the training rows they share on the folds of a
+cross-validation, :func:`cv_interval`; the plain paired t-interval over independent trials and
+over permutations). A quantifier then turns the cases into a verdict (:func:`all_cases`,
 :func:`most_cases`, :func:`almost_all_cases`): "reproduces", "in part", "does not" or
 "inconclusive", with the meanings of :data:`VERDICT_MEANINGS` (the quantifier asks for a
 share of the cases; "inconclusive": the holding cases miss the share but the ties decide it;
@@ -89,6 +91,17 @@ ID_PREFIX = {"carvalho2006single": "carvalho2006", "shen2009regularized": "shen2
              "crammer2009arow": "crammer2009", "tan2016sparse": "tan2016",
              "zhao2009duol": "zhao2009"}
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
+#: The board's one noise rule, one interval per kind of unit (:func:`paired_interval`; shown
+#: on the scoreboard page): where the stored numbers are the folds of one cross-validation,
+#: the corrected interval; over independent trials or permutations, the plain one.
+NOISE_RULE = ("a case is inside the noise (a tie) when the 95% interval of the mean paired "
+              "difference contains zero (Student t, n - 1 degrees of freedom). Over the k "
+              "folds of one cross-validation, whose training sets share most of their rows, "
+              "the variance s^2/k is widened to s^2 (1/k + n_test/n_train), n_test/n_train = "
+              "1/(k - 1) (1/4 for 5 folds): Nadeau and Bengio's correction as Bouckaert and "
+              "Frank use it for k-fold cross-validation; over independent trials and over "
+              "permutations of one stream (or of one training file with a fixed test file) "
+              "the plain paired t-interval, since each unit draws its noise afresh")
 HOLDS, TIE, FAILS = 1, 0, -1
 
 
@@ -107,17 +120,55 @@ def beats(a, b=None, *, half=None, higher=True, tol=POINTS):
     return HOLDS if diff > margin + 1e-12 else FAILS if diff < -margin - 1e-12 else TIE
 
 
-def paired_interval(diffs):
+def paired_interval(diffs, test_to_train=0.0):
     """The board's one noise test: the mean of the paired differences ``diffs`` (per fold,
     per trial, per permutation) and the half-width of its 95% interval (Student t, n - 1
-    degrees of freedom). A case inside the noise is a tie (:func:`beats` with ``half``)."""
-    from scipy import stats
+    degrees of freedom). A case inside the noise is a tie (:func:`beats` with ``half``).
+
+    Which units get which interval (:func:`olearn.experiments.runner.corrected_resampled_t`
+    computes both):
+
+    * the folds of one cross-validation (Carvalho and Cohen's 5 folds: :func:`cv_interval`):
+      any two training sets share most of their rows, so the fold differences are positively
+      correlated and the plain interval is too narrow. ``test_to_train`` is then the ratio of
+      test to training rows (``1 / (k - 1)`` for k-fold CV, 1/4 for 5 folds), and the
+      variance ``s^2 / n`` becomes ``s^2 (1 / n + test_to_train)``: Nadeau and Bengio's
+      correction (2003, derived for random train/test splits), as Bouckaert and Frank (2004)
+      use it for (repeated) k-fold cross-validation. It is a heuristic: it assumes the
+      correlation between two units is ``n_test / n``.
+    * independent trials (a new synthetic data set, a new stream drawn from a pool) and
+      permutations of one stream or one training file tested on a fixed test part
+      (``test_to_train = 0``, the plain paired t-interval): each unit draws its noise
+      afresh, nothing is shared between two units but the fixed data, so the differences
+      are independent given those data; the interval covers that noise (the order, the
+      draw), not a new sample of the fixed data.
+
+    Zero spread (all differences equal) gives a half-width of 0."""
+    from .runner import corrected_resampled_t
 
     d = np.asarray(diffs, dtype=float)
     d = d[np.isfinite(d)]
     if len(d) < 2:
         raise ValueError("the noise test needs at least two paired differences")
-    return float(d.mean()), float(stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
+    mean, half, _ = corrected_resampled_t(d, test_to_train=test_to_train)
+    return float(mean), float(half) if np.isfinite(half) else 0.0
+
+
+def cv_test_to_train(n_folds):
+    """Test rows over training rows of ``n_folds``-fold cross-validation: ``1 / (n_folds -
+    1)`` (1/4 for 5 folds), the ``test_to_train`` of :func:`paired_interval` on its folds."""
+    n_folds = int(n_folds)
+    if n_folds < 2:
+        raise ValueError(f"cross-validation needs at least 2 folds, got {n_folds}")
+    return 1.0 / (n_folds - 1)
+
+
+def cv_interval(diffs):
+    """:func:`paired_interval` for the paired differences of the ``len(diffs)`` folds of one
+    cross-validation (one difference per fold): the corrected interval, ``test_to_train``
+    read from the number of folds (:func:`cv_test_to_train`)."""
+    d = np.asarray(diffs, dtype=float)
+    return paired_interval(d, test_to_train=cv_test_to_train(len(d)))
 
 
 def unpaired_interval(mean_a, std_a, mean_b, std_b, n):
@@ -220,7 +271,8 @@ VERDICT_MEANINGS = {
                   f"{ALMOST_ALL_SHARE:.0%}, at least one, for 'almost all')",
     "inconclusive": "the holding cases miss the share, but the holding and tied cases together "
                     "reach it: the ties decide (under 'most' and 'almost all' some cases may "
-                    "fail beyond the tolerance or the noise)",
+                    "fail beyond the tolerance or the noise; the noise: the 95% interval of the "
+                    "noise rule, corrected over cross-validation folds)",
     "in part": "the share is missed even if every tie held, and some cases hold: at least one "
                "for 'every case', exactly half for 'most', more than half for 'almost all'",
     "does not": "the share is missed even if every tie held, and fewer cases hold than 'in "
@@ -315,7 +367,8 @@ class Rule:
 RULES = {
     "beats": Rule("'A beats (outperforms, is better than) B'", beats, all_cases,
                   f"{POINTS:g} point; or the 95% interval where per-fold/per-trial numbers "
-                  "are stored",
+                  "are stored (over the folds of a cross-validation corrected for their shared "
+                  "training rows: the noise rule)",
                   "each case holds when A is better by more than the tolerance (the interval "
                   "above zero), fails when B is, else a tie; the claim holds on every case"),
     "comparable": Rule("'comparable', 'similar', 'about as', 'competitive', 'comparable or "
