@@ -127,16 +127,45 @@ def test_carvalho_rows_judged_by_the_rule_of_their_words(board):
     learner) with the fold interval; "faster than batch methods" is against both batch
     learners of Table 5, with fold 0 (numba's first-call compilation) left out for all."""
     svm = _by_id(board, "carvalho2006:4.3.1:svm-best-non-nlp")
-    assert svm["verdict"] == svm["paper_verdict"] == "in part"
+    assert svm["verdict"] == "in part"
+    # referee 19, finding 1: the paper's side judged by Table 5's standard errors with the
+    # board's interval for published mean +- spread: no pair fails, so inconclusive; the
+    # 1-point reading (two pairs fail, both Naive Bayes) is the paper's alternative
+    assert svm["paper_verdict"] == "inconclusive" and "worse in none" in svm["paper_says"]
+    assert "instead of its standard errors: in part" in svm["alternative"]
+    assert "Adult Naive Bayes -8.7" in svm["alternative"] and "WiscBreast Naive Bayes -1.6" \
+        in svm["alternative"]
+    assert "gives the same verdict" not in svm["cause"]
     # the fold interval is the corrected one (the noise rule): 9 of 20 hold, and on
     # WiscBreast only v-MBW is better beyond the noise (Naive Bayes is inside it)
     assert svm["ours_key"].startswith("SVM beats the others in 9 of 20")
     assert "WiscBreast SVM minus v-MBW" in svm["ours"]
     assert "SVM minus Naive Bayes" not in svm["ours"] and "Naive Bayes are better" not in svm["cause"]
-    assert svm["alternative"].endswith(": reproduces")          # it does rank first
+    assert "a weaker claim than 'much better'): reproduces;" in svm["alternative"]
     speed = _by_id(board, "carvalho2006:abstract:online-faster-than-batch")
     assert speed["verdict"] == "inconclusive" and speed["ours_key"].startswith("8 of 16")
-    assert speed["alternative"] == "against the SVM alone: reproduces"
+    assert speed["alternative"].startswith("against the SVM alone: reproduces; every online "
+                                           "learner as a case")
+    assert "SVC(kernel='linear')" in speed["why"] and "LinearSVC" not in speed["why"]
+
+
+def test_paper_standard_errors_use_the_published_spread_interval():
+    """Table 5's +- is a standard error over 5 folds: sd = se sqrt(5), the same function as
+    for Zhao, Hoi and Jin's tables (by hand: Adult SVM 32.3 +- 0.7, Naive Bayes 41.0 +- 6.7:
+    -8.7, half-width t(0.975, 4) sqrt(0.7^2 + 6.7^2) = 18.70)."""
+    from olearn.experiments.board import carvalho2006 as cc
+    d, half = cc.paper_se_change("Adult", "SVM", "Naive Bayes")
+    assert abs(d + 8.7) < 1e-9 and abs(half - 2.776445 * (0.7 ** 2 + 6.7 ** 2) ** 0.5) < 1e-4
+    assert cc.noisy((d, half)) == sb.TIE
+
+
+def test_arow_cw_comparable_is_judged_on_every_task(board):
+    """Referee 19, finding 9: 'comparable' without 'most' is the comparable rule on every
+    task; the 'most tasks' and mean readings are the alternative."""
+    r = _by_id(board, "crammer2009:5.1:arow-cw-comparable-without-noise")
+    assert r["verdict"] == "does not" and "on every task" in r["why"]
+    assert r["alternative"].startswith("'comparable' on most tasks: inconclusive")
+    assert r["cause"].startswith("real non-reproduction")
 
 
 def test_warm_seconds_leaves_out_fold_0_for_every_learner():
@@ -380,6 +409,11 @@ def test_placeholders_are_not_counted_as_experiments(board):
 def test_beats_tolerance_and_noise():
     assert sb.beats(80.0, 78.9) == sb.HOLDS          # by more than one point
     assert sb.beats(80.0, 79.0) == sb.TIE            # within it
+    # exactly at the tolerance is a tie whatever the float rounding (referee 19, finding 8:
+    # 7.2 - 8.2 is stored as -1.0000000000000018)
+    assert sb.beats(-1.0000000000000018) == sb.TIE and sb.beats(1.0000000000000018) == sb.TIE
+    assert sb.comparable(-1.0000000000000018, 0.0) == sb.HOLDS
+    assert sb.beats(-1.0 - 10 * sb.ROUNDING) == sb.FAILS
     assert sb.beats(78.9, 80.0) == sb.FAILS
     assert sb.beats(5.0, 7.0, higher=False) == sb.HOLDS
     # with a stored interval: the noise decides, not the point

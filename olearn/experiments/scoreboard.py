@@ -103,6 +103,12 @@ NOISE_RULE = ("a case is inside the noise (a tie) when the 95% interval of the m
               "permutations of one stream (or of one training file with a fixed test file) "
               "the plain paired t-interval, since each unit draws its noise afresh")
 HOLDS, TIE, FAILS = 1, 0, -1
+#: the rounding guard of every comparison with a tolerance (points, or the half-width of an
+#: interval): a difference that misses the tolerance by less than this is at the tolerance
+#: (stored F1 of 7.2 and 8.2 differ by -1.0000000000000018, exactly one point, a tie). Far
+#: below any difference the board reports (0.01 point), far above the rounding of the stored
+#: numbers (about 1e-14 for numbers up to 100).
+ROUNDING = 1e-9
 
 
 # -- the cases: each holds, fails or is a tie (inside the tolerance or the noise) ------------
@@ -117,7 +123,7 @@ def beats(a, b=None, *, half=None, higher=True, tol=POINTS):
     margin = tol if half is None else half
     if not np.isfinite(diff):
         raise ValueError("a case needs finite numbers")
-    return HOLDS if diff > margin + 1e-12 else FAILS if diff < -margin - 1e-12 else TIE
+    return HOLDS if diff > margin + ROUNDING else FAILS if diff < -margin - ROUNDING else TIE
 
 
 def paired_interval(diffs, test_to_train=0.0):
@@ -186,7 +192,7 @@ def comparable(a, b, *, or_better=False, higher=True, tol=POINTS):
     """One case of "A is comparable to B" (within ``tol`` points); ``or_better``: "comparable
     or better" (A at most ``tol`` points worse). No ties: the tolerance is the claim."""
     diff = (a - b) if higher else (b - a)
-    ok = diff >= -tol - 1e-12 if or_better else abs(diff) <= tol + 1e-12
+    ok = diff >= -tol - ROUNDING if or_better else abs(diff) <= tol + ROUNDING
     return HOLDS if ok else FAILS
 
 
@@ -215,9 +221,9 @@ def trend(values, *, increasing=True, tol=POINTS):
         raise ValueError("a trend needs at least two finite values")
     change = v[-1] - v[0]
     drawdown = float(np.max(np.maximum.accumulate(v) - v))
-    if change > tol + 1e-12 and drawdown <= tol + 1e-12:
+    if change > tol + ROUNDING and drawdown <= tol + ROUNDING:
         return HOLDS
-    return FAILS if change < -tol - 1e-12 else TIE
+    return FAILS if change < -tol - ROUNDING else TIE
 
 
 def threshold(value, limit, *, above=True):
@@ -499,7 +505,7 @@ def _best(values, lower=True, tol=0.0):
     """The names tied for the best of ``values`` (a Series; lowest when ``lower``), within
     ``tol``: ties are explicit, not decided by the order of the columns."""
     best = values.min() if lower else values.max()
-    close = (values - best).abs() <= tol + 1e-12
+    close = (values - best).abs() <= tol + ROUNDING
     return sorted(values.index[close])
 
 

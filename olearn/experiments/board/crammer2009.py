@@ -250,8 +250,10 @@ def _arow_figures(key, arow, folder, table):
                      "board had one row per panel and one for both)", "arow/reproduction",
                      id="crammer2009:5.1:arow-improves-relative-to-cw", rule="trend"))
     a0 = accuracy(0.0)
-    close = most_cases([comparable(a, c) for a, c in zip(a0["AROW"], a0["CW"])], "tasks")
+    close_cases = [comparable(a, c) for a, c in zip(a0["AROW"], a0["CW"])]
+    close = all_cases(close_cases, "tasks")
     ahead = most_cases([beats(a, c) for a, c in zip(a0["AROW"], a0["CW"])], "tasks")
+    far = (a0["AROW"] - a0["CW"])[[c == FAILS for c in close_cases]]
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "'AROW and CW are comparable when "
                      "there is no added noise, with AROW winning the majority of the time'.",
                      "majority",
@@ -259,10 +261,18 @@ def _arow_figures(key, arow, folder, table):
                      f"{close.total} tasks; ahead by more than {POINTS:g} point on {ahead.held}, "
                      f"behind by more on {ahead.failed} (ahead at all on {100 * wins[0.0]:.0f}%)",
                      conditions(close, ahead),
-                     f"two conditions: 'comparable' (within {POINTS:g} point) on most tasks; "
-                     "AROW beats CW on most tasks (by more than the tolerance; within it a tie, "
-                     "so the majority can be undecided: inconclusive)", "arow/reproduction",
-                     id="crammer2009:5.1:arow-cw-comparable-without-noise", rule="conditions"))
+                     f"two conditions: 'comparable' (within {POINTS:g} point) on every task "
+                     "(the comparable rule; the sentence has no 'most'); AROW beats CW on most "
+                     "tasks ('the majority of the time': by more than the tolerance; within it "
+                     "a tie, so the majority can be undecided: inconclusive)",
+                     "arow/reproduction",
+                     id="crammer2009:5.1:arow-cw-comparable-without-noise", rule="conditions",
+                     alternative="'comparable' on most tasks: "
+                     f"{conditions(most_cases(close_cases, 'tasks'), ahead)}; comparable on "
+                     f"the mean over the tasks (AROW minus CW {(a0['AROW'] - a0['CW']).mean():+.2f} "
+                     f"points): {conditions(comparable(a0['AROW'].mean(), a0['CW'].mean()), ahead)}"
+                     "; the tasks beyond the tolerance: " + ", ".join(
+                         f"{t} {d:+.2f}" for (t, _), d in far.sort_values().items())))
 
     def high_noise(source):
         a3 = accuracy(0.3, source)
@@ -301,4 +311,8 @@ CAUSE_NOTES = {
         "does not say); with PA-I (C tuned) PA is at least as accurate as AROW at 30% noise",
     "crammer2009:5.1:arow-especially-well-with-noise": "protocol difference: which PA (the "
         "paper does not say)",
+    "crammer2009:5.1:arow-cw-comparable-without-noise": "real non-reproduction: at 0% noise "
+        "AROW is more than 1 point from CW on a few of the 119 tasks, both ways (the plain "
+        "'comparable' asks for every task), and its wins beyond 1 point are too few to make a "
+        "majority without the ties; within 1 point on all but those few",
 }
