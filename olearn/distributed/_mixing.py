@@ -24,10 +24,15 @@ Rules (``mixing=``):
 
 For a second-order learner the uniform and mistake-weighted rules mix the mean and the
 covariance with the same weights (ours: the papers mix only Perceptron weights).
+
+Mixable (:func:`family`; :func:`mixable_learners` lists olearn's public ones, and the
+refusal message names them from that list): the linear learners whose state is one
+weight vector (Perceptron, PA, NORMA, L2ConstrainedPA, ObjectiveRegularizedPA) and the
+second-order learners whose state is ``(mu, Sigma)`` (AROW, NAROW, CW, SCW, SOP).
 Kernel learners, the Winnows (multiplicative state kept exactly as mantissa and
 exponent), :class:`olearn.Averaged` and the learners with more state than ``w`` or
-``(mu, Sigma)`` (ALMA, ROMMA, the regularized PAs, BCW, SBCW, ...) are refused before
-any training (:func:`check_mixable`).
+``(mu, Sigma)`` (ALMA, ROMMA, AggressiveROMMA, L1ConstrainedPA, BCW, SBCW, ...) are
+refused before any training (:func:`check_mixable`).
 """
 import numpy as np
 
@@ -40,16 +45,34 @@ class UnmixableLearnerError(TypeError, ValueError):
 
 def family(learner):
     """``"linear"``, ``"gaussian"`` or None (not mixable)."""
+    return _family_of_class(type(learner))
+
+
+def _family_of_class(cls):
     from ..linear.core import LinearClassifier
     from ..second_order.core import SecondOrderClassifier
-    cls = type(learner)
-    if (isinstance(learner, LinearClassifier) and not cls._averaging
+    if (issubclass(cls, LinearClassifier) and not cls._averaging
             and cls._init_state is LinearClassifier._init_state):
         return "linear"
-    if (isinstance(learner, SecondOrderClassifier)
+    if (issubclass(cls, SecondOrderClassifier)
             and cls._init_state is SecondOrderClassifier._init_state):
         return "gaussian"
     return None
+
+
+def mixable_learners():
+    """``{"linear": [...], "gaussian": [...]}``: the names of olearn's public learners that
+    :func:`family` accepts, in alphabetical order (derived from :func:`family`, so the
+    refusal message cannot drift from what is accepted)."""
+    import olearn
+    found = {"linear": [], "gaussian": []}
+    for name in sorted(olearn.__all__):
+        if olearn._EXPORTS.get(name, "").startswith(("olearn.linear", "olearn.second_order")):
+            cls = getattr(olearn, name)
+            kind = _family_of_class(cls) if isinstance(cls, type) else None
+            if kind is not None:
+                found[kind].append(name)
+    return found
 
 
 def check_mixable(learner, mixing):
@@ -70,10 +93,11 @@ def check_mixable(learner, mixing):
             why = ("its state holds more than one weight vector w or a Gaussian "
                    "(mu, Sigma), so averaging the weights would not give a model it "
                    "can continue from")
+        names = mixable_learners()
         raise UnmixableLearnerError(
             f"IterativeParameterMixing cannot mix {name}: {why}. Use a mixable learner: "
-            f"Perceptron, PA, NORMA (a weight vector) or AROW, NAROW, CW, SCW, SOP "
-            f"(mean and covariance).")
+            f"{', '.join(names['linear'])} (a weight vector) or "
+            f"{', '.join(names['gaussian'])} (mean and covariance).")
     if not isinstance(mixing, str) or mixing not in MIXINGS:
         raise ValueError(f"mixing must be one of {MIXINGS}, got {mixing!r}.")
     if mixing == "confidence" and kind != "gaussian":

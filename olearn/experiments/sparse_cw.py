@@ -589,6 +589,15 @@ def _validated_C(params, C_grid, X, y, p=60, random_state=0):
     return C_grid[int(np.argmax(scores))]
 
 
+def _figure1_ordered(name, random_state=0):
+    """The Figure 1 set ``name`` with its training part in the permuted order of
+    :func:`run_figure1`."""
+    data = figure1_split(name)
+    order = np.random.default_rng(random_state).permutation(data.y_train.shape[0])
+    return Split(data.name, data.X_train[order], data.y_train[order], data.X_test,
+                 data.y_test, data.description, data.feature_names)
+
+
 def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0, 10.0, 100.0),
                          variants=tuple(FIGURE1_VARIANTS), random_state=0):
     """SBCW on a Figure 1 stand-in under each single change of :data:`FIGURE1_VARIANTS`,
@@ -604,10 +613,7 @@ def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0,
     accuracy on a 70/30 split of its training part at ``p = 60``).
     """
     if isinstance(data, str):
-        data = figure1_split(data)
-        order = np.random.default_rng(random_state).permutation(data.y_train.shape[0])
-        data = Split(data.name, data.X_train[order], data.y_train[order], data.X_test,
-                     data.y_test, data.description, data.feature_names)
+        data = _figure1_ordered(data, random_state)
     majority = float(max(np.mean(data.y_test > 0), np.mean(data.y_test < 0)))
     rows = []
     for name in variants:
@@ -640,9 +646,9 @@ def figure1_alternatives(data, budgets=(15, 30, 60, 150, 300), C_grid=(0.1, 1.0,
 
 
 def ulp_nudged(X, random_state=0):
-    """A copy of ``X`` (sparse or dense) whose nonzero values each move, with probability
-    1/2, to the neighbouring float64 above or below (up or down with probability 1/2): a
-    change of one unit in the last place, the size of the rounding differences between two
+    """A copy of ``X`` (sparse or dense) in which each nonzero value moves to the
+    neighbouring float64 with probability 1/2 (up or down equally often): a change of one
+    unit in the last place, the size of the rounding differences between two
     BLAS builds or two processors.  Zeros stay zero (the sparsity pattern is kept)."""
     rng = np.random.default_rng(random_state)
     Y = X.copy()
@@ -659,8 +665,11 @@ def figure1_sensitivity(data, budgets=(60,), C_grid=(10.0,), variants=("paper",)
     """:func:`figure1_alternatives` (with the grid ``C_grid``, each ``C`` taken as is: no
     validation) refitted on ``copies`` copies of the training part, copy ``k`` nudged by
     :func:`ulp_nudged` with seed ``k``: how far a rounding-sized change of the input moves
-    each row.  ``data``: a :class:`Split` (its training part in the order to fit).  One row
-    per (copy, variant, p, C), column ``copy``; ``validated`` is dropped."""
+    each row.  ``data``: a :class:`Split` (its training part in the order to fit) or the
+    name of a Figure 1 set (taken as :func:`figure1_alternatives` takes it).  One row per
+    (copy, variant, p, C), column ``copy``; ``validated`` is dropped."""
+    if isinstance(data, str):
+        data = _figure1_ordered(data, random_state)
     frames = []
     for k in range(copies):
         nudged = Split(data.name, ulp_nudged(data.X_train, k), data.y_train, data.X_test,
