@@ -100,10 +100,11 @@ def arow_bound(run, X, y, u):
 
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream, a
-    stream of zero rows only, and a ``u`` with no positive margin on any round
-    (``ValueError``; ``u = 0`` included: ``g_t >= 1`` on every update, so the
-    bound is at least ``M + U - U = M``, it cannot fail -- for ``u = 0`` it is
-    exactly ``M``).
+    stream of zero rows only, and a nonzero ``u`` with no positive margin on any
+    round (``ValueError``: ``g_t >= 1`` on every update, so the bound is at least
+    ``M + U - U = M``, it cannot fail).  ``u = 0`` is accepted: its bound is
+    exactly ``M``, an equality that checks the counts of ``M`` and ``U`` (it
+    fails when either is miscounted), not a bound on the learner.
     """
     stream, r, a, M, U, A, Z, yA = _full_covariance_updates(
         run, X, y, "Theorem 2 is about AROW")
@@ -119,9 +120,11 @@ def arow_bound(run, X, y, u):
     u = np.asarray(u, dtype=np.float64).ravel()
     if u.shape != (d,):
         raise ValueError(f"u must have {d} entries, got shape {u.shape}.")
-    refuse_degenerate(stream.y.size, margins_u=stream.competitor_margins(u), vacuous=(
-        "g_t >= 1 on every update round, so the bound is at least M + U - U = M: "
-        "it cannot fail"))
+    # u = 0 is taken: its bound is exactly M (g_t = 1 on every update round), an equality
+    # that fails when M or U is miscounted; any other u without a positive margin is refused
+    refuse_degenerate(stream.y.size, margins_u=stream.competitor_margins(u) if u.any() else None,
+                      vacuous=("g_t >= 1 on every update round, so the bound is at least "
+                               "M + U - U = M: it cannot fail"))
     Zu = Z @ u
     quad = r * (u @ u) / a + float(Zu @ Zu)
     logdet = _logdet_I_plus(Z, a / r)
