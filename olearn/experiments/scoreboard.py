@@ -11,9 +11,11 @@ computed from the stored full runs in ``book/results/`` and judged by one rule o
 a noise level, a stream): each case *holds*, *fails*, or is a *tie* (inside the rule's
 tolerance, or inside the noise where per-fold or per-trial numbers are stored: the 95%
 interval of the difference contains zero: :func:`paired_interval`, the board's one noise
-test, :data:`NOISE_RULE`: corrected for the training rows they share on the folds of a
-cross-validation, :func:`cv_interval`; the plain paired t-interval over independent trials and
-over permutations). A quantifier then turns the cases into a verdict (:func:`all_cases`,
+test, :data:`NOISE_RULE`: on the folds of a cross-validation, whose interval is meant to cover
+a new draw of the data, corrected for the training rows the folds share, :func:`cv_interval`;
+over independent trials from a fixed pool and over permutations, whose interval covers another
+draw or order of the same pool, the plain paired t-interval; a paper's published mean +-
+spread by :func:`unpaired_interval` with the same choice for its units). A quantifier then turns the cases into a verdict (:func:`all_cases`,
 :func:`most_cases`, :func:`almost_all_cases`): "reproduces", "in part", "does not" or
 "inconclusive", with the meanings of :data:`VERDICT_MEANINGS` (the quantifier asks for a
 share of the cases; "inconclusive": the holding cases miss the share but the ties decide it;
@@ -92,16 +94,29 @@ ID_PREFIX = {"carvalho2006single": "carvalho2006", "shen2009regularized": "shen2
              "zhao2009duol": "zhao2009"}
 _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 #: The board's one noise rule, one interval per kind of unit (:func:`paired_interval`; shown
-#: on the scoreboard page): where the stored numbers are the folds of one cross-validation,
-#: the corrected interval; over independent trials or permutations, the plain one.
+#: on the scoreboard page). The two intervals differ by what they are meant to cover: the
+#: folds of one cross-validation partition one sample, so given that sample their only
+#: randomness is the split and the spread between folds is the data's own variation; their
+#: interval is meant to cover a new draw of a data set of that size (the corrected one,
+#: heuristically). Independent trials drawn from a fixed pool and permutations of one stream
+#: are independent draws given the pool or file: their interval covers another draw or order
+#: of the same pool (the plain one), even where two trials share rows (they are judged given
+#: the pool). A published mean +- spread is judged the same way by the kind of its units
+#: (:func:`unpaired_interval`).
 NOISE_RULE = ("a case is inside the noise (a tie) when the 95% interval of the mean paired "
               "difference contains zero (Student t, n - 1 degrees of freedom). Over the k "
-              "folds of one cross-validation, whose training sets share most of their rows, "
-              "the variance s^2/k is widened to s^2 (1/k + n_test/n_train), n_test/n_train = "
-              "1/(k - 1) (1/4 for 5 folds): Nadeau and Bengio's correction as Bouckaert and "
-              "Frank use it for k-fold cross-validation; over independent trials and over "
-              "permutations of one stream (or of one training file with a fixed test file) "
-              "the plain paired t-interval, since each unit draws its noise afresh")
+              "folds of one cross-validation the folds partition one sample, so the interval "
+              "is meant to cover a new draw of the data: the folds' training sets share most "
+              "of their rows, their differences are positively correlated, and the variance "
+              "s^2/k is widened to s^2 (1/k + n_test/n_train), n_test/n_train = 1/(k - 1) "
+              "(1/4 for 5 folds): Nadeau and Bengio's correction as Bouckaert and Frank use "
+              "it for k-fold cross-validation, a heuristic. Over independent trials drawn from "
+              "a fixed pool and over permutations of one stream (or of one training file with "
+              "a fixed test file) the units are independent given the pool or file, and the "
+              "interval covers another split of the same pool (another draw, another order), "
+              "not a new sample of the data: the plain paired t-interval, even where two "
+              "trials' streams share rows. A paper's published mean +- spread gets the same "
+              "interval for the same kind of units, unpaired (the two variances added)")
 HOLDS, TIE, FAILS = 1, 0, -1
 #: the rounding guard of every comparison with a tolerance (points, or the half-width of an
 #: interval): a difference that misses the tolerance by less than this is at the tolerance
@@ -135,8 +150,11 @@ def paired_interval(diffs, test_to_train=0.0):
     computes both):
 
     * the folds of one cross-validation (Carvalho and Cohen's 5 folds: :func:`cv_interval`):
-      any two training sets share most of their rows, so the fold differences are positively
-      correlated and the plain interval is too narrow. ``test_to_train`` is then the ratio of
+      the folds partition one sample, so given that sample the only randomness is the split,
+      and the interval is meant to cover a new draw of a data set of that size. Any two
+      training sets share most of their rows, so the fold differences are positively
+      correlated and the plain interval is too narrow for that target. ``test_to_train`` is
+      then the ratio of
       test to training rows (``1 / (k - 1)`` for k-fold CV, 1/4 for 5 folds), and the
       variance ``s^2 / n`` becomes ``s^2 (1 / n + test_to_train)``: Nadeau and Bengio's
       correction (2003, derived for random train/test splits), as Bouckaert and Frank (2004)
@@ -144,10 +162,12 @@ def paired_interval(diffs, test_to_train=0.0):
       correlation between two units is ``n_test / n``.
     * independent trials (a new synthetic data set, a new stream drawn from a pool) and
       permutations of one stream or one training file tested on a fixed test part
-      (``test_to_train = 0``, the plain paired t-interval): each unit draws its noise
-      afresh, nothing is shared between two units but the fixed data, so the differences
-      are independent given those data; the interval covers that noise (the order, the
-      draw), not a new sample of the fixed data.
+      (``test_to_train = 0``, the plain paired t-interval): each unit is an independent
+      draw given the fixed pool or file, so the differences are independent given those
+      data; the interval covers another draw or order of the same pool, not a new sample
+      of the data. Two trials drawn without replacement from one pool may share many rows
+      (Shen and Dietterich's trials share most of a stream); given the pool that sharing
+      is part of the draw, not a correlation the interval must correct.
 
     Zero spread (all differences equal) gives a half-width of 0."""
     from .runner import corrected_resampled_t
@@ -177,15 +197,21 @@ def cv_interval(diffs):
     return paired_interval(d, test_to_train=cv_test_to_train(len(d)))
 
 
-def unpaired_interval(mean_a, std_a, mean_b, std_b, n):
+def unpaired_interval(mean_a, std_a, mean_b, std_b, n, test_to_train=0.0):
     """The same test where only the means and standard deviations over ``n`` runs are
     published (the paper's own tables, no pairs): the difference ``mean_a - mean_b`` and the
     half-width of its 95% interval (Student t, ``n - 1`` degrees of freedom, the two
-    variances added: no pairing assumed)."""
+    variances added: no pairing assumed). The units follow :data:`NOISE_RULE` as in
+    :func:`paired_interval`: where the ``n`` runs are the folds of one cross-validation,
+    ``test_to_train`` is ``1 / (k - 1)`` (:func:`cv_test_to_train`) and the variance
+    ``(std_a^2 + std_b^2) / n`` becomes ``(std_a^2 + std_b^2) (1 / n + test_to_train)``;
+    over independent runs or orders it is 0 (the plain interval)."""
     from scipy import stats
 
-    return (float(mean_a - mean_b),
-            float(stats.t.ppf(0.975, n - 1) * np.sqrt((std_a ** 2 + std_b ** 2) / n)))
+    if test_to_train < 0:
+        raise ValueError(f"test_to_train must be >= 0, got {test_to_train}")
+    var = (std_a ** 2 + std_b ** 2) * (1.0 / n + test_to_train)
+    return float(mean_a - mean_b), float(stats.t.ppf(0.975, n - 1) * np.sqrt(var))
 
 
 def comparable(a, b, *, or_better=False, higher=True, tol=POINTS):

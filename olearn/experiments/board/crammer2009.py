@@ -254,6 +254,17 @@ def _arow_figures(key, arow, folder, table):
     close = all_cases(close_cases, "tasks")
     ahead = most_cases([beats(a, c) for a, c in zip(a0["AROW"], a0["CW"])], "tasks")
     far = (a0["AROW"] - a0["CW"])[[c == FAILS for c in close_cases]]
+    # the cause: nothing beyond the rule is known (Figure 3 has no numbers); the tasks beyond
+    # the tolerance, and those of them that are stand-ins (arow.REUTERS for RCV1, arow.SENTIMENT)
+    stand_ins = [t for t, _ in far.index if t in arow.REUTERS + arow.SENTIMENT]
+    far_cause = ("real non-reproduction by the rule, its cause unknown: at 0% noise the plain "
+                 f"'comparable' (within {POINTS:g} point) is not met on {len(far)} of "
+                 f"{len(close_cases)} tasks, AROW ahead on {int((far > 0).sum())} and behind on "
+                 f"{int((far < 0).sum())}; the paper publishes no numbers for Figure 3, so "
+                 f"whether its own tasks stay within {POINTS:g} point is not known; "
+                 f"{len(stand_ins)} of the {len(far)} "
+                 + ("is a stand-in task" if len(stand_ins) == 1 else "are stand-in tasks")
+                 + (f" ({', '.join(stand_ins)})" if stand_ins else ""))
     rows.append(_row(key, "Figure 3, section 5.1", "figure", "'AROW and CW are comparable when "
                      "there is no added noise, with AROW winning the majority of the time'.",
                      "majority",
@@ -267,6 +278,7 @@ def _arow_figures(key, arow, folder, table):
                      "a tie, so the majority can be undecided: inconclusive)",
                      "arow/reproduction",
                      id="crammer2009:5.1:arow-cw-comparable-without-noise", rule="conditions",
+                     cause=far_cause,
                      alternative="'comparable' on most tasks: "
                      f"{conditions(most_cases(close_cases, 'tasks'), ahead)}; comparable on "
                      f"the mean over the tasks (AROW minus CW {(a0['AROW'] - a0['CW']).mean():+.2f} "
@@ -311,8 +323,4 @@ CAUSE_NOTES = {
         "does not say); with PA-I (C tuned) PA is at least as accurate as AROW at 30% noise",
     "crammer2009:5.1:arow-especially-well-with-noise": "protocol difference: which PA (the "
         "paper does not say)",
-    "crammer2009:5.1:arow-cw-comparable-without-noise": "real non-reproduction: at 0% noise "
-        "AROW is more than 1 point from CW on a few of the 119 tasks, both ways (the plain "
-        "'comparable' asks for every task), and its wins beyond 1 point are too few to make a "
-        "majority without the ties; within 1 point on all but those few",
 }
