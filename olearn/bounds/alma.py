@@ -234,6 +234,8 @@ def alma_bound(run, X, y, u, gamma=None):
         competitor's positive normalised margins): the bound holds for every
         ``gamma > 0`` at once, so the minimum is a bound too.
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream, a
     stream of zero rows only, ``gamma <= 0``, and a ``u`` with no positive

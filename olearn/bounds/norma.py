@@ -97,6 +97,8 @@ def norma_bound(run, X, y, g):
         The competitor (any vector; e.g. ``rho`` times
         :func:`olearn.bounds.svm_competitor`, whose hinge is at margin 1).
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream, a
     stream of zero rows only.  A ``g`` with no positive margin is taken here

@@ -69,6 +69,8 @@ def perceptron_bound(run, X, y, u, gamma=None):
         The margin; None minimises the bound over ``gamma > 0`` exactly
         (:func:`optimal_gamma`).
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream, a
     stream of zero rows only, ``gamma <= 0``, and a ``u`` with no positive
@@ -168,6 +170,8 @@ def pa_bound(run, X, y, u, theorem=None):
         The competitor (any vector; see :func:`olearn.bounds.svm_competitor`).
     theorem : {None, 2, 3, 4, 5}
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream, a
     stream of zero rows only, and a ``u`` with no positive margin on any round

@@ -88,6 +88,8 @@ def winnow_bound(run, X, y, relevant):
         The competitor disjunction ``R`` (any set: label noise and a wrong
         set only enter through ``A+`` and ``n_r-``).
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``), an unfitted run, an empty stream
     (``ValueError``).  Two cases that are degenerate for the linear bounds are
@@ -289,6 +291,8 @@ def balanced_winnow_bound(run, X, y, relevant=None, *, competitor=None, gamma=No
         proof's step fails there (:func:`balanced_winnow_steps`).  The
         check's name then says so and ``terms["assumption_holds"]`` is False.
 
+    Notes
+    -----
     Degenerate runs raise (:func:`olearn.bounds._common.refuse_degenerate`):
     another learner (``TypeError``, the Modified form too), an unfitted run,
     an empty stream, ``gamma <= 0`` (``ValueError``).  Deliberately taken: a
