@@ -186,6 +186,8 @@ def test_tan_table2_spread_judged_by_the_published_spread_interval(board):
     """Referee 22 (round 2), finding 3: Table 2's mean +- std over 10 random orders is judged
     by unpaired_interval (plain: orders, not folds); the entire-epsilon column, means only,
     by 1 point."""
+    import numpy as np
+
     from olearn.experiments.board import tan2016
     from olearn.experiments.sparse_cw import PAPER_TABLE2
 
@@ -196,6 +198,18 @@ def test_tan_table2_spread_judged_by_the_published_spread_interval(board):
                                    100 * PAPER_TABLE2.loc["BCW-L1", "covtype_error"],
                                    100 * PAPER_TABLE2.loc["BCW-L1", "covtype_std"], 10)
     assert f"covtype {d:+.1f} +- {half:.1f}" in r["paper_says"] and tan2016.TABLE2_ORDERS == 10
+    # referee 24 (round 3), finding 1: the +- is read as a std, and said so; the variance
+    # reading ("standard variance") is the row's alternative, by the same function
+    assert "read as a standard deviation (the paper: 'mean and standard variance')" \
+        in r["paper_says"]
+    dv, hv = sb.unpaired_interval(100 * PAPER_TABLE2.loc["PA", "covtype_error"],
+                                  100 * np.sqrt(PAPER_TABLE2.loc["PA", "covtype_std"]),
+                                  100 * PAPER_TABLE2.loc["BCW-L1", "covtype_error"],
+                                  100 * np.sqrt(PAPER_TABLE2.loc["BCW-L1", "covtype_std"]), 10)
+    assert hv > abs(dv) > half and f"covtype {dv:+.1f} +- {hv:.1f}" in r["alternative"]
+    assert r["alternative"].startswith("the paper's +- read as a variance")
+    assert "own sets (not ours): inconclusive, 1 of 3 columns (2 tied)" in r["alternative"]
+    assert r["paper_key"] == "on the paper's own sets (not ours): reproduces, 3 of 3 columns"
 
 
 def test_arow_cw_comparable_is_judged_on_every_task(board):

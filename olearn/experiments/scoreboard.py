@@ -104,18 +104,18 @@ _CLAIMS_WORDS = {"yes": "reproduces", "partly": "in part", "no": "does not"}
 #: the pool). A published mean +- spread is judged the same way by the kind of its units
 #: (:func:`unpaired_interval`).
 NOISE_RULE = ("a case is inside the noise (a tie) when the 95% interval of the mean paired "
-              "difference contains zero (Student t, n - 1 degrees of freedom). Over the k "
-              "folds of one cross-validation the folds partition one sample, so the interval "
-              "is meant to cover a new draw of the data: the folds' training sets share most "
-              "of their rows, their differences are positively correlated, and the variance "
-              "s^2/k is widened to s^2 (1/k + n_test/n_train), n_test/n_train = 1/(k - 1) "
-              "(1/4 for 5 folds): Nadeau and Bengio's correction as Bouckaert and Frank use "
-              "it for k-fold cross-validation, a heuristic. Over independent trials drawn from "
-              "a fixed pool and over permutations of one stream (or of one training file with "
-              "a fixed test file) the units are independent given the pool or file, and the "
-              "interval covers another split of the same pool (another draw, another order), "
-              "not a new sample of the data: the plain paired t-interval, even where two "
-              "trials' streams share rows. A paper's published mean +- spread gets the same "
+              "difference contains zero (Student t, n - 1 degrees of freedom). Over independent "
+              "trials drawn from a fixed pool and over permutations of one stream (or of one "
+              "training file with a fixed test file) the units are independent given the pool "
+              "or file, and the plain paired t-interval covers another split of the same pool "
+              "(another draw, another order), not a new sample of the data, even where two "
+              "trials' streams share rows. The k folds of one cross-validation are not "
+              "independent given the sample (one partition, overlapping training sets), so no "
+              "plain interval covers even another split: the board reads them as covering a "
+              "new draw of the data and widens the variance s^2/k to s^2 (1/k + "
+              "n_test/n_train), n_test/n_train = 1/(k - 1) (1/4 for 5 folds): Nadeau and "
+              "Bengio's correction as Bouckaert and Frank use it for k-fold cross-validation, "
+              "a heuristic. A paper's published mean +- spread gets the same "
               "interval for the same kind of units, unpaired (the two variances added)")
 HOLDS, TIE, FAILS = 1, 0, -1
 #: the rounding guard of every comparison with a tolerance (points, or the half-width of an
@@ -150,12 +150,11 @@ def paired_interval(diffs, test_to_train=0.0):
     computes both):
 
     * the folds of one cross-validation (Carvalho and Cohen's 5 folds: :func:`cv_interval`):
-      the folds partition one sample, so given that sample the only randomness is the split,
-      and the interval is meant to cover a new draw of a data set of that size. Any two
-      training sets share most of their rows, so the fold differences are positively
-      correlated and the plain interval is too narrow for that target. ``test_to_train`` is
-      then the ratio of
-      test to training rows (``1 / (k - 1)`` for k-fold CV, 1/4 for 5 folds), and the
+      given the sample, the k fold differences are not independent (one partition, and any
+      two training sets share most of their rows), so no plain interval covers even another
+      split of it. The board reads the folds as covering a new draw of a data set of that
+      size, with a correction: ``test_to_train`` is then the ratio of test to
+      training rows (``1 / (k - 1)`` for k-fold CV, 1/4 for 5 folds), and the
       variance ``s^2 / n`` becomes ``s^2 (1 / n + test_to_train)``: Nadeau and Bengio's
       correction (2003, derived for random train/test splits), as Bouckaert and Frank (2004)
       use it for (repeated) k-fold cross-validation. It is a heuristic: it assumes the
