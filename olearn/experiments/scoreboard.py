@@ -110,8 +110,9 @@ NOISE_RULE = ("a case is inside the noise (a tie) when the 95% interval of the m
               "or file, and the plain paired t-interval covers another split of the same pool "
               "(another draw, another order), not a new sample of the data, even where two "
               "trials' streams share rows. The k folds of one cross-validation are not "
-              "independent given the sample (one partition, overlapping training sets), so no "
-              "plain interval covers even another split: the board reads them as covering a "
+              "independent given the sample (one partition, overlapping training sets), so the "
+              "plain interval has no exact reading even for another split: the board reads "
+              "them as covering a "
               "new draw of the data and widens the variance s^2/k to s^2 (1/k + "
               "n_test/n_train), n_test/n_train = 1/(k - 1) (1/4 for 5 folds): Nadeau and "
               "Bengio's correction as Bouckaert and Frank use it for k-fold cross-validation, "
@@ -151,8 +152,8 @@ def paired_interval(diffs, test_to_train=0.0):
 
     * the folds of one cross-validation (Carvalho and Cohen's 5 folds: :func:`cv_interval`):
       given the sample, the k fold differences are not independent (one partition, and any
-      two training sets share most of their rows), so no plain interval covers even another
-      split of it. The board reads the folds as covering a new draw of a data set of that
+      two training sets share most of their rows), so the plain interval has no exact reading
+      even for another split of it. The board reads the folds as covering a new draw of a data set of that
       size, with a correction: ``test_to_train`` is then the ratio of test to
       training rows (``1 / (k - 1)`` for k-fold CV, 1/4 for 5 folds), and the
       variance ``s^2 / n`` becomes ``s^2 (1 / n + test_to_train)``: Nadeau and Bengio's

@@ -83,7 +83,7 @@ PAPER_TABLE2_EPSILON_ENTIRE = pd.DataFrame([
 #: ("we run the experiments 10 times with random orders, and record the mean and standard
 #: variance", section 5). The board reads the spread as a standard deviation, the more
 #: plausible reading (as a variance, PA's spread on covtype would be a standard deviation of
-#: about two thirds of its error; the row computes it); :func:`_paper_pa_case` judges both.
+#: about three fifths of its error, 21 points on 34%; the row computes it); :func:`_paper_pa_case` judges both.
 TABLE2_ORDERS = 10
 
 
