@@ -24,6 +24,15 @@ def test_underscores_of_cell_text_become_break_opportunities():
     assert "\\(a_b\\)" in out and "<p>not_a_cell</p>" in out     # math and prose unchanged
 
 
+def test_colons_of_a_long_row_id_become_break_opportunities():
+    # the scoreboard's ids (paper:section:short-name) are one word as wide as a column
+    html = ("<table><tr><td>carvalho2006:4.3.3:voted-perceptron-more-mistakes</td>"
+            "<td>ratio 1:2</td><td>time 10:30</td></tr></table>")
+    out = olearn_tables.breakable_cells(html)
+    assert "<td>carvalho2006:<wbr>4.3.3:<wbr>voted-perceptron-more-mistakes</td>" in out
+    assert "<td>ratio 1:2</td>" in out and "<td>time 10:30</td>" in out   # short words kept
+
+
 def test_tables_of_eight_or_more_columns_are_marked():
     row = "<tr>" + "<td>1</td>" * 8 + "</tr>"
     out = olearn_tables.mark_wide_tables(f'<table class="dataframe">{row}</table>'

@@ -8,7 +8,8 @@ caption number is written "Table N" (the number stays in the figures' sequence, 
 A computed table's column names are often identifiers (``bcw_l1_minus_dcd_error``): one
 unbreakable word as wide as several columns, which pushed tables past the text column at a
 1280-px window (issue 27). Every table cell's text gets a line-break opportunity (``<wbr>``)
-after each underscore, so such a heading wraps like a phrase; cells with math are left alone
+after each underscore (and after each colon of a word longer than 20 characters: the
+scoreboard's row ids), so such a heading wraps like a phrase; cells with math are left alone
 (the TeX must reach MathJax as written). A table of eight or more columns gets the class
 ``olearn-many-columns``, which book/_static/olearn.css sets in smaller type.
 """
@@ -40,14 +41,23 @@ _CELL = re.compile(r"(<t[hd]\b[^>]*>)(.*?)(</t[hd]>)", re.S)
 _TEXT = re.compile(r">([^<>]*)<")
 
 
+# a long identifier with colons (the scoreboard's row ids, ``paper:section:short-name``)
+_COLON_ID = re.compile(r"\S{21,}")
+
+
+def _breakable(text):
+    text = _COLON_ID.sub(lambda w: w.group(0).replace(":", ":<wbr>"), text)
+    return text.replace("_", "_<wbr>")
+
+
 def breakable_cells(html):
-    """``html`` with ``<wbr>`` after each underscore in the text of its table cells."""
+    """``html`` with ``<wbr>`` after each underscore in the text of its table cells, and after
+    each colon of a word longer than 20 characters (a scoreboard row id)."""
     def cell(m):
         inner = m.group(2)
-        if "math" in inner or "_" not in inner:
+        if "math" in inner or ("_" not in inner and ":" not in inner):
             return m.group(0)
-        inner = _TEXT.sub(lambda t: ">" + t.group(1).replace("_", "_<wbr>") + "<",
-                          ">" + inner + "<")[1:-1]
+        inner = _TEXT.sub(lambda t: ">" + _breakable(t.group(1)) + "<", ">" + inner + "<")[1:-1]
         return m.group(1) + inner + m.group(3)
     return _CELL.sub(cell, html)
 
