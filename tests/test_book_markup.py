@@ -107,3 +107,21 @@ def test_notation_states_one_convention_and_the_collisions():
     collisions = text[text.index("## Further collisions"):]
     for symbol in (r"$\chi_t$", r"$\mathbf{u}$", "| $S$ |", "$w_{ab}$", r"$\Sigma_0$"):
         assert symbol in collisions, symbol
+
+
+def cells_with_split_math(text):
+    """Cells of markdown table rows whose `$` count is odd: a `|` inside math (``$|S|^2$``)
+    ends the cell, so the math reaches the HTML and the PDF as raw TeX (seen in the PDF)."""
+    return [cell for line in text.split("\n") if line.startswith("|")
+            for cell in re.split(r"(?<!\\)\|", line) if cell.count("$") % 2]
+
+
+def test_split_math_detector():
+    assert cells_with_split_math("| a | the O($|S|^2$) update |")
+    assert not cells_with_split_math("| a | the $O(\\lvert S\\rvert^2)$ update |\nx $|y|$")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(BOOK)))
+def test_no_pipe_inside_math_in_a_table(path):
+    assert not cells_with_split_math("\n".join(markdown_of(path))), (
+        "a | inside $...$ in a table row splits the cell: write \\lvert ... \\rvert")
