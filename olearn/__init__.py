@@ -3,7 +3,10 @@
 One subpackage per model family: :mod:`olearn.linear` (a weight vector),
 :mod:`olearn.second_order` (mean and covariance), :mod:`olearn.kernel` (support set
 and coefficients), :mod:`olearn.selection` (a learner on chosen features). The
-public API is flat: ``olearn.AROW``, ``from olearn import PA``.
+public API is flat: ``olearn.AROW``, ``from olearn import PA``.  The distributed
+learner imports flat too (``from olearn import IterativeParameterMixing``) but is not
+in ``__all__``: it needs a Dask cluster to fit, and ``__all__`` lists the estimators
+that run in one process (``tests/test_contract.py`` runs each of them).
 
 Importing olearn imports nothing else and compiles nothing: a name is imported
 from its family on first use (PEP 562 ``__getattr__``), so a page that uses the
@@ -40,17 +43,21 @@ _EXPORTS = {
         "olearn.selection"),
 }
 
+#: public names imported flat but left out of ``__all__`` (they need a Dask cluster to fit);
+#: their module imports dask only when a cluster is used
+_EXPORTS_NOT_IN_ALL = {"IterativeParameterMixing": "olearn.distributed"}
+
 #: subpackages and modules reachable as attributes (``olearn.linear``) after ``import olearn``
-_SUBMODULES = ("bounds", "datasets", "distributed", "experiments", "kernel", "linear",
-               "plotting",
-               "second_order", "selection", "verify")
+_SUBMODULES = ("bounds", "catalog", "datasets", "distributed", "experiments", "kernel",
+               "linear", "oco", "plotting", "second_order", "selection", "verify")
 
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 
 def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    if name in _EXPORTS or name in _EXPORTS_NOT_IN_ALL:
+        module = _EXPORTS.get(name) or _EXPORTS_NOT_IN_ALL[name]
+        value = getattr(importlib.import_module(module), name)
     elif name in _SUBMODULES:
         value = importlib.import_module(f"{__name__}.{name}")
     else:
@@ -60,4 +67,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))
+    return sorted(set(globals()) | set(__all__) | set(_EXPORTS_NOT_IN_ALL) | set(_SUBMODULES))

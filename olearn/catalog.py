@@ -43,6 +43,7 @@ FAMILIES = (
 
 _F1, _MUL, _REG, _SO, _SCALE, _KER, _VOTE = FAMILIES
 
+#: One :class:`Entry` per public name of ``olearn.__all__``, in the map's order.
 CATALOG = (
     # first-order additive
     Entry("Perceptron", _F1, "rosenblatt1958perceptron", None, "perceptron_pa/derivation",
@@ -123,6 +124,7 @@ CATALOG = (
           "vote all hypotheses of the run"),
 )
 
+#: The entries of :data:`CATALOG` by name.
 BY_NAME = {entry.name: entry for entry in CATALOG}
 
 def family_edges():
@@ -181,7 +183,7 @@ def check_catalog():
                          + ". Add or fix the entries in olearn/catalog.py.")
 
 
-#: Width of the map in inches: the book's text column (about 690 px at a 1280-px window) shows
+#: Width of the map in inches; the book's text column (about 690 px at a 1280-px window) shows
 #: it at about 1.35 px per point, so the smallest text (8 pt) is about 11 px high.
 MAP_WIDTH = 7.0
 #: Boxes per line in a family's band.

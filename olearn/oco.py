@@ -3,7 +3,7 @@
 A didactic, pure-Python loop (slow, dense, for the book and the tests; the
 learners themselves are the compiled classes of :mod:`olearn.linear` and
 :mod:`olearn.second_order`).  One round of online mirror descent (OMD) on the
-linearised loss ``<g_t, w>`` with the regularizer (mirror map) ``psi_t`` is
+linearised loss ``<g_t, w>`` with the regularizer (mirror map) ``psi_t`` is::
 
     theta_{t+1} = grad psi_t(w_t) - eta_t g_t,                        (OMD step)
     w_{t+1}     = P_t(grad psi_t^*(theta_{t+1}))                       (projection / prox)
@@ -13,13 +13,13 @@ the constrained ones and the proximal map of a composite term for the
 regularized ones.  ``eta_t`` may be a vector (a step per coordinate).  With
 ``c_t = theta_{t+1} - grad psi_t(w_{t+1})`` (zero without ``P_t``) and the
 Bregman divergence ``D_t(a, b) = psi_t(a) - psi_t(b) - <grad psi_t(b), a - b>``
-the three-point identity gives, for every ``u`` and every round, exactly
+the three-point identity gives, for every ``u`` and every round, exactly::
 
     <eta_t g_t, w_t - u> = D_t(u, w_t) - D_t(u, w_{t+1})
                            + [<eta_t g_t, w_t - w_{t+1}> - D_t(w_{t+1}, w_t)]
                            - <c_t, w_{t+1} - u>,
 
-and summed over the rounds (the regret lemma of the book's OCO part)
+and summed over the rounds (the regret lemma of the book's OCO part)::
 
     sum_t <eta_t g_t, w_t - u> = D_1(u, w_1) - D_end(u, w_{T+1})
         + sum (growth of D at the point where psi changes)

@@ -1,10 +1,14 @@
 """Mistake and loss bounds evaluated on finished runs.
 
-Each bound is a function ``<bound>(run, X, y, u, ...)`` of a fitted learner,
-the stream it saw (in order, one pass from ``w = 0``) and a competitor ``u``;
-it returns a :class:`BoundCheck` (``observed``, ``bound``, ``holds``,
-``terms``).  Shared pieces live in ``_common``; a new family adds one module
-and one import line below.
+Most bounds are functions ``<bound>(run, X, y, u, ...)`` of a fitted learner,
+the stream it saw (in order, one pass from ``w = 0``) and a competitor ``u``
+(a vector, a moving competitor, kernel coefficients; a disjunction for the
+Winnows); :func:`theorem3` replays DUOL on ``(X, y)`` itself.  Every
+``*_bound``, the regret lemmas and :func:`theorem3` return a
+:class:`BoundCheck` (``observed``, ``bound``, ``holds``, ``terms``); the
+other functions are the streams, competitors and per-round traces the checks
+use.  Shared pieces live in ``_common``; a new family adds one module and one
+import line below.
 """
 import types as _types
 

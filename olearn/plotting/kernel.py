@@ -1,4 +1,4 @@
-"""Figures of the part "Kernels and double updating" (book/duol/*).  Matplotlib is
+"""Figures of the part "Kernels and double updating" (the pages book/duol/).  Matplotlib is
 imported on first use; the models are olearn's kernel learners, the data come from
 :mod:`olearn.experiments.kernel_demos` and :func:`olearn.bounds.duol_updates`.
 """
