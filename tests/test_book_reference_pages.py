@@ -127,3 +127,10 @@ def test_a_gaussian_kernel_learner_scores_the_origin():
         updated += update
     assert updated > 0
     assert "the point $\\mathbf{0}$" in (BOOK / "notation.md").read_text()
+
+
+def test_the_tables_name_exactly_the_flat_names_of_all():
+    tabled = set(re.findall(r"\{py:(?:class|func)\}`olearn\.(\w+)`", API))
+    assert tabled == set(olearn.__all__) - {"__version__"}
+    assert "IterativeParameterMixing" not in olearn.__all__   # flat, but in its own section
+    assert "from olearn import IterativeParameterMixing" in API
