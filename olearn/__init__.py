@@ -5,8 +5,9 @@ One subpackage per model family: :mod:`olearn.linear` (a weight vector),
 and coefficients), :mod:`olearn.selection` (a learner on chosen features). The
 public API is flat: ``olearn.AROW``, ``from olearn import PA``.  The distributed
 learner imports flat too (``from olearn import IterativeParameterMixing``) but is not
-in ``__all__``: it needs a Dask cluster to fit, and ``__all__`` lists the estimators
-that run in one process (``tests/test_contract.py`` runs each of them).
+in ``__all__``: it needs a Dask cluster to fit, while every estimator of ``__all__``
+runs in one process (``tests/test_contract.py`` runs each estimator class of ``__all__``).
+``__all__`` also lists the feature-scoring functions and ``__version__``.
 
 Importing olearn imports nothing else and compiles nothing: a name is imported
 from its family on first use (PEP 562 ``__getattr__``), so a page that uses the

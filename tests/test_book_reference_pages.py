@@ -1,32 +1,74 @@
 """What book/api.md and book/notation.md state, checked against the library (issue 40, referee 26).
 
 - api.md: a bare ``automodule ... :members:`` documents a module's ``__all__`` or, without one,
-  only what the module defines itself; olearn.experiments documented nothing (its names are
-  imported from the runner) until it got an ``__all__``. Every ``olearn.plotting`` submodule a
-  page names has a directive; the record the page says is documented on olearn.base is in
+  only what the module defines itself, and of those only what has a docstring (a data member:
+  a ``#:`` comment in the documented module); olearn.experiments documented nothing (its names
+  are imported from the runner) until it got an ``__all__``, and then not its two constants.
+  The page's eval-rst blocks are built with Sphinx and every name of such an ``__all__`` must
+  appear in the text; what the pages import from the runner must be in its ``__all__``.
+  Every ``olearn.plotting`` submodule a page names has a directive; the record the page says is documented on olearn.base is in
   the docstring the page renders; SBCW's ``r`` is the group size (the budget is m_iter * r).
 - notation.md: what an all-zero row does, per kind of learner.
 """
 import importlib
+import inspect
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import olearn
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
 API = (BOOK / "api.md").read_text()
 
 
-def documented_by_bare_members(module_name):
-    """The names autodoc's ``automodule :members:`` renders (documented or not)."""
-    module = importlib.import_module(module_name)
-    if hasattr(module, "__all__"):
-        return list(module.__all__)
-    return [name for name, value in vars(module).items() if not name.startswith("_")
-            and getattr(value, "__module__", None) == module_name]
+@pytest.fixture(scope="module")
+def rendered_api(tmp_path_factory):
+    """The text Sphinx renders from every eval-rst block of api.md, with the book's autodoc
+    settings (autodoc renders a data member only with a ``#:`` comment in the module it
+    documents, and a function or class only with a docstring: reading ``__all__`` cannot
+    tell)."""
+    config = yaml.safe_load((BOOK / "_config.yml").read_text())["sphinx"]["config"]
+    keys = ("autodoc_member_order", "autodoc_default_options", "napoleon_numpy_docstring")
+    src = tmp_path_factory.mktemp("api")
+    (src / "conf.py").write_text(
+        "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n"
+        + "".join(f"{key} = {config[key]!r}\n" for key in keys))
+    blocks = re.findall(r"^```\{eval-rst\}\n(.*?)^```", API, re.S | re.M)
+    assert len(blocks) >= 10
+    (src / "index.rst").write_text("API\n===\n\n" + "\n\n".join(blocks))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
+                                                      os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-m", "sphinx", "-q", "-E", "-b", "text", str(src),
+                    str(src / "_out")], check=True, env=env)
+    return (src / "_out" / "index.txt").read_text()
+
+
+def rendered_objects(text):
+    """The dotted paths of the objects a text build documents (its signature lines)."""
+    return set(re.findall(r"^(?:class |exception )?(olearn(?:\.\w+)+)", text, re.M))
+
+
+def resolve(path):
+    """The object at a dotted path: the longest importable module, then attributes."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            value = getattr(value, part)
+        return value
+    raise ImportError(path)
 
 
 def bare_automodules():
@@ -34,18 +76,67 @@ def bare_automodules():
     return [name for name, options in found if re.search(r":members:\s*\n", options)]
 
 
-def test_every_bare_automodule_documents_members():
+def test_every_bare_automodule_renders_members(rendered_api):
     modules = bare_automodules()
     assert "olearn.experiments" in modules and "olearn.distributed" in modules
+    shown = rendered_objects(rendered_api)
     for name in modules:
-        assert documented_by_bare_members(name), f"{name}: the directive renders no member"
+        assert any(path.startswith(name + ".") for path in shown), \
+            f"{name}: the directive renders no member"
 
 
-def test_the_runner_names_the_pages_use_are_documented():
-    names = documented_by_bare_members("olearn.experiments")
-    for name in ("run", "Result", "summarize", "load_result", "corrected_resampled_t",
-                 "n_permutations", "quick_mode"):
-        assert name in names, name
+def test_every_name_of_all_is_rendered(rendered_api):
+    """Each name of the ``__all__`` of a module the page renders with ``:members:`` appears in
+    the build as a documented object (under that module or the one defining it)."""
+    shown = rendered_objects(rendered_api)
+    modules = [name for name in bare_automodules()
+               if hasattr(importlib.import_module(name), "__all__")]
+    assert "olearn.experiments" in modules
+    missing = []
+    for name in modules:
+        module = importlib.import_module(name)
+        for member in module.__all__:
+            value = getattr(module, member)
+            if not any(path.rsplit(".", 1)[-1] == member and resolve(path) is value
+                       for path in shown):
+                missing.append(f"{name}.{member}")
+    assert not missing, f"in __all__, rendered by no directive: {missing}"
+
+
+def test_no_rendered_constant_shows_its_type_docstring(rendered_api):
+    """A data member documented where its ``#:`` comment is not gets the docstring of its
+    type ("Built-in mutable sequence." for a list) in place of its own."""
+    for path in rendered_objects(rendered_api):
+        value = resolve(path)
+        if inspect.isclass(value) or callable(value) or inspect.ismodule(value):
+            continue
+        first = (type(value).__doc__ or "").strip().splitlines()[0]
+        assert not first or f"\n   {first}" not in rendered_api.split(path, 1)[1][:400], path
+
+
+def imported_names(source, module):
+    """Names a source imports with ``from <module> import ...``."""
+    names = set()
+    for group in re.findall(rf"from {re.escape(module)} import (\([^)]*\)|[^\n]*)", source):
+        names |= {part.split(" as ")[0].strip() for part in group.strip("()").split(",")}
+    return names - {""}
+
+
+def test_the_runner_names_the_pages_import_are_in_all():
+    import olearn.experiments
+
+    imported = set()
+    for page in BOOK.rglob("*.ipynb"):
+        if "_build" in page.parts:
+            continue
+        cells = json.loads(page.read_text())["cells"]
+        source = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        imported |= imported_names(source, "olearn.experiments.runner")
+        imported |= {name for name in imported_names(source, "olearn.experiments")
+                     if not importlib.util.find_spec(f"olearn.experiments.{name}")}
+    assert {"provenance_table", "run_dataset", "quick_mode"} <= imported
+    assert imported <= set(olearn.experiments.__all__), \
+        imported - set(olearn.experiments.__all__)
 
 
 def test_every_plotting_module_a_page_uses_has_a_directive():

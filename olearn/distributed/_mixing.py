@@ -36,6 +36,8 @@ refused before any training (:func:`check_mixable`).
 """
 import numpy as np
 
+#: The mixing rules ``IterativeParameterMixing(mixing=...)`` accepts (each is defined in
+#: this module's docstring).
 MIXINGS = ("uniform", "mistakes", "confidence")
 
 

@@ -65,6 +65,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+#: The version of the cache key's layout, hashed into every key (:func:`task_key`):
+#: a new value changes every key, so no stored task is reused.
 CACHE_FORMAT = 1
 
 

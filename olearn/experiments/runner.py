@@ -97,6 +97,7 @@ from .keys import (CACHE_FORMAT, Env, UncacheableError, _jsonable,  # noqa: F401
                    callable_key, class_key, data_fingerprint, dependencies_key,
                    deterministic, module_key, source_digest, task_key)
 
+#: The columns of :attr:`Result.table`, one row per (learner, permutation).
 TABLE_COLUMNS = ["learner", "dataset", "permutation", "n_rounds", "n_mistakes",
                  "mistake_rate", "n_updates", "n_support", "seconds", "cached"]
 _TRUE = {"1", "true", "yes", "on"}
