@@ -707,12 +707,15 @@ def stream_table(stored):
 if __name__ == "__main__":
     # python -m olearn.experiments.regularized [n_trials] --store FOLDER: the per-trial
     # checkpoints (CURVE_TRIALS) of the stored run in FOLDER, from a committed tree
+    # (through the package's module, not __main__, so that joblib's workers find run_trial)
     import sys
+
+    from olearn.experiments import regularized as _module
 
     args = sys.argv[1:]
     if "--store" not in args:
         raise SystemExit("usage: python -m olearn.experiments.regularized [n_trials] --store FOLDER")
     numbers = [a for a in args if a.isdigit()]
-    table = store_curve_trials(args[args.index("--store") + 1],
-                               range(int(numbers[0]) if numbers else 40))
+    table = _module.store_curve_trials(args[args.index("--store") + 1],
+                                       range(int(numbers[0]) if numbers else 40))
     print(table.groupby(["stream", "learner", "round"], sort=False)["cumulative_error"].mean())
