@@ -186,6 +186,31 @@ def test_stored_learner_classes_are_importable():
             assert hasattr(importlib.import_module(module), name), spec["class"]
 
 
+def test_regularized_curve_trials_are_the_stored_run():
+    """curves_trials.csv (every trial's cumulative error of Figure 1's learners at test round
+    100 and at the end, read by the scoreboard's trend rows): 40 trials of every stream, the
+    run's test mistakes at the end, the mean curves' value at round 100."""
+    folder = RESULTS / "regularized"
+    trials = pd.read_csv(folder / "curves_trials.csv")
+    provenance = json.loads((folder / "curves_trials.provenance.json").read_text())
+    assert provenance["trials"] == list(range(40)) and provenance["quick_mode"] is False
+    assert set(trials["learner"]) == REGULARIZED_LEARNERS
+    assert trials.groupby(["stream", "learner", "round"])["trial"].apply(sorted).map(
+        lambda t: t == list(range(40))).all()
+    runs = pd.read_csv(folder / "runs.csv")
+    last = trials[trials["round"] == trials.groupby("stream")["round"].transform("max")]
+    ends = last.merge(runs, on=["stream", "trial", "learner"], validate="1:1")
+    assert len(ends) == 3 * 40 * len(REGULARIZED_LEARNERS)
+    assert (ends["round"] == ends["test_rounds"]).all()
+    assert (ends["mistakes"] == ends["test_mistakes"]).all()
+    np.testing.assert_allclose(trials["cumulative_error"], trials["mistakes"] / trials["round"])
+    for stream, part in trials[trials["round"] == 100].groupby("stream"):
+        curve = pd.read_csv(folder / f"curves_{stream}.csv").set_index("round").loc[100]
+        mean = part.groupby("learner")["cumulative_error"].mean()
+        for learner in REGULARIZED_LEARNERS:
+            assert mean[learner] == pytest.approx(curve[f"{learner}:mean"], rel=1e-4)
+
+
 def test_regularized_headline_is_the_papers_update_on_mistakes():
     # issue 7: the paper's algorithms (update on mistakes) are the headline; the every-round
     # variants are the labelled ablation, ours

@@ -109,6 +109,59 @@ def test_curves_and_intervals():
     assert row["n_features_ci95"] == 0.0
 
 
+def _toy_experiment(n_trials=3, n_rounds=150, seed=0):
+    """An Experiment record by hand: two Figure 1 learners and one other on one stream."""
+    rng = np.random.default_rng(seed)
+    mistakes, runs = {}, []
+    for label in ("PA", "NORMA", "PA (mistake)"):
+        m = rng.random((n_trials, n_rounds)) < 0.2
+        mistakes[(er.USPS, label)] = m
+        runs += [{"stream": er.USPS, "trial": 10 + k, "learner": label,
+                  "mistakes_digest": er.mistakes_digest(m[k])} for k in range(n_trials)]
+    return er.Experiment(stats=pd.DataFrame(), runs=pd.DataFrame(runs), tuning=pd.DataFrame(),
+                         figure2=pd.DataFrame(), test_mistakes=mistakes, seconds=1.0)
+
+
+def test_curve_trials_keep_every_trial_at_the_checkpoints(tmp_path):
+    experiment = _toy_experiment()
+    table = er.curve_trials(experiment)
+    # the Figure 1 learners only, every trial (ids from the runs), round 100 and the last
+    assert list(table["learner"].unique()) == ["PA", "NORMA"]
+    assert sorted(table["trial"].unique()) == [10, 11, 12]
+    assert sorted(table["round"].unique()) == [100, 150]
+    for row in table.itertuples():
+        m = experiment.test_mistakes[(row.stream, row.learner)][row.trial - 10]
+        assert row.mistakes == m[:row.round].sum()
+        assert row.cumulative_error == pytest.approx(m[:row.round].mean())
+    # their mean at a checkpoint is the mean curve's value there
+    curve = er.cumulative_error_curves(experiment.test_mistakes)[(er.USPS, "NORMA")]
+    at_100 = table[(table["learner"] == "NORMA") & (table["round"] == 100)]
+    assert at_100["cumulative_error"].mean() == pytest.approx(curve["mean"].iloc[99])
+    # a stream shorter than a checkpoint keeps its last round only
+    short = er.curve_trials(_toy_experiment(n_rounds=60))
+    assert sorted(short["round"].unique()) == [60]
+    # stored with its provenance and read back; the comparison sees a changed count
+    experiment.seconds = 2.0
+    er.save_curve_trials(experiment, tmp_path, command="test")
+    stored, provenance = er.load_curve_trials(tmp_path)
+    assert provenance["trials"] == [10, 11, 12] and provenance["learners"] == ["PA", "NORMA"]
+    assert provenance["checkpoints"] == [100, "last"]
+    assert set(pd.read_csv(tmp_path / er.CURVE_TRIALS)["stream"]) == {"usps"}
+    assert er.compare_curve_trials(experiment, stored)["same"].all()
+    stored.loc[5, "mistakes"] += 1
+    assert (~er.compare_curve_trials(experiment, stored)["same"]).sum() == 1
+    with pytest.raises(FileNotFoundError, match="--store"):
+        er.load_curve_trials(tmp_path / "nowhere")
+
+
+def test_curve_trials_refuse_mistakes_that_are_not_the_runs():
+    experiment = _toy_experiment()
+    m = experiment.test_mistakes[(er.USPS, "PA")]
+    m[1] = ~m[1]
+    with pytest.raises(ValueError, match="do not match the experiment's runs"):
+        er.curve_trials(experiment)
+
+
 def test_digest_sees_the_order_of_mistakes():
     a = np.zeros(100, bool)
     a[3] = True
@@ -174,6 +227,13 @@ def test_one_usps_trial_and_its_storage(usps_trial):
     assert set(stored.weights.columns) == set(er.FIGURE3) | {"information gain"}
     assert set(pd.read_csv(directory / "runs.csv")["stream"]) == {"usps"}   # short keys on disk
     assert stored.provenance["trials"] == [0]
+    # the per-trial checkpoints: written beside the run, equal to its test mistakes
+    table, provenance = er.load_curve_trials(directory)
+    assert er.compare_curve_trials(experiment, table)["same"].all()
+    assert provenance["git_commit"] == stored.provenance["git_commit"]
+    last = table[table["round"] == 1000].set_index("learner")["mistakes"]
+    assert set(last.index) == set(er.FIGURE1)
+    assert (last == runs.set_index("learner").loc[list(last.index), "test_mistakes"]).all()
 
 
 def test_compare_detects_a_changed_record(usps_trial):

@@ -405,6 +405,21 @@ def test_the_issue_28_and_35_rows(board):
     assert not board["where"].str.contains("section 5, claim").any()
 
 
+def test_shen_figure1_trend_rows_read_every_trial(board):
+    # claim 3 and the gap to NORMA: per-trial checkpoints (curves_trials.csv), judged by the
+    # paired interval over the 40 trials, not by the 1-point tolerance on the mean curves
+    shen = sb._module("shen2009")
+    gaps = shen._gaps_over_trials(BOOK / "results")
+    for id, minuend in (("shen2009:4:gap-largest-early", "PA"), ("shen2009:4:norma-gap-grows", "NORMA")):
+        r = _by_id(board, id)
+        assert r["rule"] == "trend" and "paired difference over the 40 trials" in r["why"]
+        assert "per-trial values" not in r["why"] and r["ours"] == shen._gap_text(gaps, minuend)
+        assert " of 3 streams" in r["ours_key"]
+    # the text's rounded intervals give the verdict of the exact ones
+    r = _by_id(board, "shen2009:4:gap-largest-early")
+    assert shen._shen_judge(3, r["ours"]) == r["verdict"]
+
+
 def test_claims_that_had_no_row_have_one(board):
     for id in ("crammer2009:5.1:arow-beats-all-at-high-noise",
                "crammer2009:5.1:arow-especially-well-with-noise",
@@ -505,6 +520,15 @@ def test_trend_needs_a_change_and_no_fall_back():
     assert sb.trend([0.37, 1.21, 1.53, 1.45], tol=0.1) == sb.HOLDS
     with pytest.raises(ValueError, match="two finite"):
         sb.trend([1.0])
+    # per-trial numbers: the paired change's 95% interval takes the tolerance's place, with the
+    # same rounding guard (0.4 - 0.1 exceeds 0.3 by 5.6e-17: at the interval, a tie)
+    assert sb.trend([1.0, 1.3], half=0.2) == sb.HOLDS
+    assert sb.trend([1.0, 1.3], half=0.4) == sb.TIE
+    assert sb.trend([1.0, 0.7], half=0.2) == sb.FAILS
+    assert sb.trend([1.3, 1.0], increasing=False, half=0.2) == sb.HOLDS
+    assert sb.trend([0.1, 0.4], half=0.3) == sb.TIE
+    with pytest.raises(ValueError, match="two means"):
+        sb.trend([1.0, 2.0, 3.0], half=0.1)
 
 
 def test_ranked_best_and_threshold():
@@ -1001,9 +1025,14 @@ def test_stated_rules_match_the_code(board):
     assert 8 in rules and f"{sb.POINTS:g} point" in rules[8]
     assert shen._shen_judge(8, "x (y): a: 0.90, 0.20") == "reproduces"
     assert shen._shen_judge(8, "x (y): a: 1.10, 0.20") == "in part"
-    # claim 3: a large early gap that grows fails; one that falls by more than POINTS holds
-    assert shen._shen_judge(3, "a: +2.00 / +0.50") == "reproduces"
-    assert shen._shen_judge(3, "a: +2.00 / +3.50") == "does not"
+    # claim 3, per trial: the gap at round 100 above zero and its change below zero, each by
+    # the paired interval (no tolerance); a change the other way fails even with a tied gap
+    assert "paired difference over the 40 trials" in rules[3] and "1 point" not in rules[3]
+    assert shen._shen_judge(3, "a: +2.00±0.50 / +0.50±0.20 / -1.50±0.60") == "reproduces"
+    assert shen._shen_judge(3, "a: +2.00±0.50 / +0.50±0.20 / -1.50±1.60") == "inconclusive"
+    assert shen._shen_judge(3, "a: +2.00±2.50 / +3.50±0.20 / +1.50±0.60") == "does not"
+    assert shen._shen_judge(3, "a: -2.00±0.50 / -2.50±0.20 / -0.50±0.30; "
+                               "b: +2.00±0.50 / +0.50±0.20 / -1.50±0.60") == "in part"
     # the trend rule's row says what trend() does
     r = _by_id(board, "carvalho2006:5.2:error-falls-with-p")
     assert "the last below the first" in r["why"]

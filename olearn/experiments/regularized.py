@@ -36,7 +36,12 @@ is the mean number of nonzero weights over the test rounds
 
 Storage (:func:`save`, :func:`load`): small CSV files and a provenance JSON;
 stream names are written as the short keys of :data:`FILE_KEYS`, and the mean
-curves keep the rounds chosen by :func:`curve_rounds`.
+curves keep the rounds chosen by :func:`curve_rounds`.  The mean curves keep no
+per-trial values, so :data:`CURVE_TRIALS` keeps every trial's cumulative test
+mistakes of the Figure 1 learners at the test rounds :data:`CHECKPOINTS` and the
+last (:func:`curve_trials`; written by :func:`save` and, re-running only those
+learners of the same trials, by :func:`store_curve_trials`, each with its own
+provenance; read by :func:`load_curve_trials`).
 """
 import datetime
 import hashlib
@@ -117,6 +122,11 @@ K_GRIDS = {
 }
 REFRESH = 100          # rounds between two selections of FeatureSelected
 N_CANDIDATES = 256     # the game is played on max(256, 2k) features by IG
+#: the test rounds (with the last) at which :data:`CURVE_TRIALS` keeps every trial's
+#: cumulative error: the checkpoints the scoreboard's trend rows of Figure 1 read
+CHECKPOINTS = (100,)
+#: every trial's cumulative test mistakes at :data:`CHECKPOINTS` (Figure 1's learners)
+CURVE_TRIALS = "curves_trials.csv"
 
 
 # -- streams -------------------------------------------------------------------
@@ -289,11 +299,14 @@ class Experiment:
     seconds: float = float("nan")
 
 
-def run(streams=STREAMS, trials=range(40), n_jobs=2, figure2=True):
-    """:func:`run_trial` for every stream and trial, ``n_jobs`` at a time."""
+def run(streams=STREAMS, trials=range(40), n_jobs=2, figure2=True, learners=None):
+    """:func:`run_trial` for every stream and trial, ``n_jobs`` at a time (``learners``:
+    the labels of :data:`GRIDS` to run, all if None; each is tuned on its own, so a subset
+    repeats those learners' runs exactly)."""
     tasks = [(name, int(k)) for name in streams for k in trials]
     start = time.perf_counter()
-    outs = Parallel(n_jobs=n_jobs)(delayed(run_trial)(name, k, figure2=figure2)
+    outs = Parallel(n_jobs=n_jobs)(delayed(run_trial)(name, k, learners=learners,
+                                                      figure2=figure2)
                                    for name, k in tasks)
     seconds = time.perf_counter() - start
     frame = (lambda key: pd.DataFrame([r for o in outs for r in o.get(key, [])]))
@@ -341,6 +354,53 @@ def cumulative_error_curves(test_mistakes):
         mean, half = t_interval(rate)
         out[key] = pd.DataFrame({"round": t, "mean": mean, "low": mean - half,
                                  "high": mean + half})
+    return out
+
+
+def curve_trials(experiment, rounds=CHECKPOINTS, learners=FIGURE1):
+    """Every trial's cumulative test mistakes ``M_t`` and error ``M_t / t`` at the test
+    rounds ``rounds`` and the last, per stream and learner of ``learners`` (those run):
+    columns ``stream, trial, learner, round, mistakes, cumulative_error``.
+
+    The rows of ``experiment.test_mistakes[(stream, learner)]`` are the trials in the order
+    of ``experiment.runs``; each row's digest is checked against the run's record."""
+    runs = experiment.runs
+    rows = []
+    for (name, label), m in experiment.test_mistakes.items():
+        if label not in learners:
+            continue
+        part = runs[(runs["stream"] == name) & (runs["learner"] == label)]
+        if len(part) != len(m) or any(mistakes_digest(row) != digest for row, digest
+                                      in zip(m, part["mistakes_digest"])):
+            raise ValueError(f"the test mistakes of {label} on {name} do not match the "
+                             "experiment's runs (their trials or digests differ)")
+        n_rounds = m.shape[1]
+        keep = sorted({int(r) for r in rounds if 1 <= r <= n_rounds} | {n_rounds})
+        cumulative = np.cumsum(m, axis=1)
+        for trial, counts in zip(part["trial"], cumulative):
+            rows += [{"stream": name, "trial": int(trial), "learner": label, "round": r,
+                      "mistakes": int(counts[r - 1]),
+                      "cumulative_error": float(counts[r - 1] / r)} for r in keep]
+    columns = ["stream", "trial", "learner", "round", "mistakes", "cumulative_error"]
+    table = pd.DataFrame(rows, columns=columns)
+    order = {name: i for i, name in enumerate(STREAMS)}
+    rank = {label: i for i, label in enumerate(GRIDS)}
+    key = lambda c: c.map(order) if c.name == "stream" else (   # noqa: E731
+        c.map(rank) if c.name == "learner" else c)
+    return table.sort_values(["stream", "trial", "learner", "round"], key=key,
+                             ignore_index=True)
+
+
+def compare_curve_trials(experiment, stored):
+    """:func:`curve_trials` of ``experiment`` beside the stored rows (``stored``: the table
+    of :func:`load_curve_trials`) of the same stream, trial, learner and round, with a
+    column ``same`` (equal cumulative mistakes); a re-run row missing from the store is
+    not the same."""
+    keys = ["stream", "trial", "learner", "round"]
+    mine = curve_trials(experiment, learners=tuple(stored["learner"].unique()))
+    out = mine.merge(stored, on=keys, how="left", suffixes=("", "_stored"),
+                     validate="one_to_one")
+    out["same"] = out["mistakes"] == out["mistakes_stored"]
     return out
 
 
@@ -448,7 +508,92 @@ def save(experiment, directory, **extra):
     with open(directory / "provenance.json", "w") as handle:
         json.dump(provenance, handle, indent=2, sort_keys=True)
         handle.write("\n")
+    save_curve_trials(experiment, directory, command=extra.get("executed_by", "regularized.save"),
+                      note="written by regularized.save with the full run of provenance.json",
+                      commit=(provenance["git_commit"], provenance["git_dirty"]))
     return directory
+
+
+def _host():
+    """The CPU's model name, the number of cores and the load average (provenance)."""
+    import os
+    import platform
+
+    cpu = platform.processor()
+    if os.path.exists("/proc/cpuinfo"):
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                    if line.startswith("model name")), cpu)
+    return {"host_cpu": cpu, "cores": os.cpu_count(),
+            "load_average_at_end": [round(x, 2) for x in os.getloadavg()]}
+
+
+def save_curve_trials(experiment, directory, command, note="", commit=None):
+    """Write :func:`curve_trials` of ``experiment`` to ``directory`` /
+    :data:`CURVE_TRIALS` with its provenance (``curves_trials.provenance.json``: commit,
+    whether the tree had uncommitted changes, date, mode, trials, streams, learners,
+    rounds, seconds of the run, host). ``commit``: ``(git_commit(), git_dirty())`` taken
+    when the run started (now if None)."""
+    from .. import __version__
+
+    commit, dirty = commit if commit is not None else (git_commit(), git_dirty())
+
+    directory = Path(directory)
+    table = curve_trials(experiment)
+    _to_file(table).to_csv(directory / CURVE_TRIALS, index=False, float_format="%.10g")
+    record = {
+        "file": CURVE_TRIALS, "command": command,
+        "olearn_version": __version__, "git_commit": commit, "git_dirty": dirty,
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "quick_mode": quick_mode(),
+        "trials": sorted(int(k) for k in table["trial"].unique()),
+        "streams": [n for n in STREAMS if n in set(table["stream"])],
+        "learners": [label for label in GRIDS if label in set(table["learner"])],
+        "checkpoints": list(CHECKPOINTS) + ["last"], "settings": settings(),
+        "seconds": round(float(experiment.seconds), 1), **_host(), "versions": _versions(),
+        "note": note or "every trial's cumulative test mistakes of Figure 1's learners at the "
+                        "checkpoints; read by olearn.experiments.board.shen2009",
+    }
+    path = directory / CURVE_TRIALS.replace(".csv", ".provenance.json")
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    return table
+
+
+def store_curve_trials(directory, trials=range(40), n_jobs=2):
+    """Re-run Figure 1's learners (:data:`FIGURE1`, the same code path as :func:`run`: the
+    same streams, trials and grids) and store :func:`curve_trials` in ``directory``, after
+    checking that every re-run equals the stored run of ``directory`` (parameters, mistake
+    counts and digests of :func:`compare`): the per-trial values of that experiment, not of
+    another. About four minutes on two cores."""
+    directory = Path(directory)
+    stored = load(directory)
+    commit = (git_commit(), git_dirty())          # the code that runs, before any edit
+    experiment = run(STREAMS, trials, n_jobs=n_jobs, figure2=False, learners=FIGURE1)
+    runs_cmp, _ = compare(experiment, stored)
+    if not runs_cmp["same"].all():
+        bad = runs_cmp.loc[~runs_cmp["same"], ["stream", "trial", "learner"]]
+        raise ValueError(f"{len(bad)} re-runs differ from the stored run in {directory} (first: "
+                         f"{bad.iloc[0].to_dict()}): not the same experiment; re-run "
+                         "book/regularized/experiment.ipynb in full mode instead")
+    return save_curve_trials(
+        experiment, directory,
+        command=f"python -m olearn.experiments.regularized {len(list(trials))} --store "
+                f"{directory}",
+        note=f"Figure 1's learners re-run on the trials of the stored run (commit "
+             f"{stored.provenance['git_commit']}); all {len(runs_cmp)} tuned runs equal it "
+             "(parameters, test mistakes, digests); read by olearn.experiments.board.shen2009",
+        commit=commit)
+
+
+def load_curve_trials(directory):
+    """The stored :data:`CURVE_TRIALS` (stream names restored) and its provenance."""
+    directory = Path(directory)
+    path = directory / CURVE_TRIALS
+    if not path.is_file():
+        raise FileNotFoundError(f"no {path}: run `python -m olearn.experiments.regularized 40 "
+                                f"--store {directory}` (from a committed tree) to store it")
+    provenance = json.loads(path.with_name(CURVE_TRIALS.replace(".csv", ".provenance.json"))
+                            .read_text())
+    return _from_file(pd.read_csv(path)), provenance
 
 
 @dataclass
@@ -557,3 +702,20 @@ def stream_table(stored):
         R_mean=("R", "mean"), median_sq_norm=("median_sq_norm", "mean"))
     table.index = [SHORT_NAMES[n] for n in table.index]
     return table
+
+
+if __name__ == "__main__":
+    # python -m olearn.experiments.regularized [n_trials] --store FOLDER: the per-trial
+    # checkpoints (CURVE_TRIALS) of the stored run in FOLDER, from a committed tree
+    # (through the package's module, not __main__, so that joblib's workers find run_trial)
+    import sys
+
+    from olearn.experiments import regularized as _module
+
+    args = sys.argv[1:]
+    if "--store" not in args:
+        raise SystemExit("usage: python -m olearn.experiments.regularized [n_trials] --store FOLDER")
+    numbers = [a for a in args if a.isdigit()]
+    table = _module.store_curve_trials(args[args.index("--store") + 1],
+                                       range(int(numbers[0]) if numbers else 40))
+    print(table.groupby(["stream", "learner", "round"], sort=False)["cumulative_error"].mean())

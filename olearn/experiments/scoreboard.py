@@ -236,15 +236,26 @@ def faster(t_a, t_b, *, factor=1.0):
     return FAILS if t_a * (1 - TIME_TOLERANCE) > target else TIE
 
 
-def trend(values, *, increasing=True, tol=POINTS):
+def trend(values, *, increasing=True, tol=POINTS, half=None):
     """One case of "X rises (falls, grows) with Y": ``values`` in the order of Y. Holds when
     the last value is beyond the first by more than ``tol`` the claimed way and no value falls
     back below an earlier one by more than ``tol`` (monotone up to the tolerance); fails when
     the last is beyond the first by more than ``tol`` the other way; a tie otherwise (no trend
-    beyond the tolerance, or one that reverses)."""
+    beyond the tolerance, or one that reverses).
+
+    With ``half`` given (per-trial numbers stored), ``values`` are the two means of paired
+    per-trial values, first and last, and ``half`` the 95% half-width of their paired change
+    (:func:`paired_interval` of last minus first): the noise rule takes the tolerance's place,
+    as in :func:`beats` (the change's interval on the claimed side of zero holds, on the other
+    side fails, containing zero a tie)."""
     v = np.asarray(values, dtype=float) * (1 if increasing else -1)
     if not np.isfinite(v).all() or len(v) < 2:
         raise ValueError("a trend needs at least two finite values")
+    if half is not None:
+        if len(v) != 2 or not np.isfinite(half) or half < 0:
+            raise ValueError("a trend judged by the noise rule needs the two means (first, "
+                             "last) and the finite half-width of their paired change")
+        tol = float(half)
     change = v[-1] - v[0]
     drawdown = float(np.max(np.maximum.accumulate(v) - v))
     if change > tol + ROUNDING and drawdown <= tol + ROUNDING:
@@ -418,7 +429,8 @@ RULES = {
                        "more than half: in part; ties that decide it: inconclusive"),
     "trend": Rule("'X rises (falls, grows) with Y'", trend, all_cases,
                   f"{POINTS:g} point (mean ranks: {RANK_TOLERANCE:g} rank; shares of tasks: one "
-                  "task)",
+                  "task); or the 95% interval of the paired change from the first to the last "
+                  "value where per-trial numbers are stored (the noise rule)",
                   "each case holds when the last value is beyond the first the claimed way by "
                   "more than the tolerance and no value falls back by more than it; fails when "
                   "the last is beyond the first the other way; else a tie"),
