@@ -7,7 +7,9 @@ public API is flat: ``olearn.AROW``, ``from olearn import PA``.  The distributed
 learner imports flat too (``from olearn import IterativeParameterMixing``) but is not
 in ``__all__``: it needs a Dask cluster to fit, while every estimator of ``__all__``
 runs in one process (``tests/test_contract.py`` runs each estimator class of ``__all__``).
-``__all__`` also lists the feature-scoring functions and ``__version__``.
+``__all__`` also lists the feature-scoring functions (``chi_square``, ``information_gain``,
+``pair_information_gain``), the feature-selection function ``game_theoretic_selection``
+(it returns the indices of the chosen features) and ``__version__``.
 
 Importing olearn imports nothing else and compiles nothing: a name is imported
 from its family on first use (PEP 562 ``__getattr__``), so a page that uses the

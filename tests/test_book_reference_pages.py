@@ -5,7 +5,8 @@
   a ``#:`` comment in the documented module); olearn.experiments documented nothing (its names
   are imported from the runner) until it got an ``__all__``, and then not its two constants.
   The page's eval-rst blocks are built with Sphinx and every name of such an ``__all__`` must
-  appear in the text; what the pages import from the runner must be in its ``__all__``.
+  appear in the text, and each such directive, built alone, must render a member of its own
+  module; what the pages import from the runner must be in its ``__all__``.
   Every ``olearn.plotting`` submodule a page names has a directive; the record the page says is documented on olearn.base is in
   the docstring the page renders; SBCW's ``r`` is the group size (the budget is m_iter * r).
 - notation.md: what an all-zero row does, per kind of learner.
@@ -31,11 +32,13 @@ API = (BOOK / "api.md").read_text()
 
 
 @pytest.fixture(scope="module")
-def rendered_api(tmp_path_factory):
-    """The text Sphinx renders from every eval-rst block of api.md, with the book's autodoc
-    settings (autodoc renders a data member only with a ``#:`` comment in the module it
-    documents, and a function or class only with a docstring: reading ``__all__`` cannot
-    tell)."""
+def api_build(tmp_path_factory):
+    """The text Sphinx renders from api.md, with the book's autodoc settings (autodoc renders a
+    data member only with a ``#:`` comment in the module it documents, and a function or class
+    only with a docstring: reading ``__all__`` cannot tell): ``index``, every eval-rst block of
+    the page; ``bare``, the page's bare ``automodule ... :members:`` directives alone (with
+    their options), so that what such a directive renders is not mistaken for what a
+    submodule's directive or an explicit ``autodata`` line renders."""
     config = yaml.safe_load((BOOK / "_config.yml").read_text())["sphinx"]["config"]
     keys = ("autodoc_member_order", "autodoc_default_options", "napoleon_numpy_docstring")
     src = tmp_path_factory.mktemp("api")
@@ -45,11 +48,19 @@ def rendered_api(tmp_path_factory):
     blocks = re.findall(r"^```\{eval-rst\}\n(.*?)^```", API, re.S | re.M)
     assert len(blocks) >= 10
     (src / "index.rst").write_text("API\n===\n\n" + "\n\n".join(blocks))
+    bare = [f".. automodule:: {name}\n{options}   :no-index:\n"
+            for name, options in automodule_directives() if is_bare(options)]
+    (src / "bare.rst").write_text(":orphan:\n\nBare\n====\n\n" + "\n".join(bare))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
                                                       os.environ.get("PYTHONPATH", "")]))
     subprocess.run([sys.executable, "-m", "sphinx", "-q", "-E", "-b", "text", str(src),
                     str(src / "_out")], check=True, env=env)
-    return (src / "_out" / "index.txt").read_text()
+    return {doc: (src / "_out" / f"{doc}.txt").read_text() for doc in ("index", "bare")}
+
+
+@pytest.fixture(scope="module")
+def rendered_api(api_build):
+    return api_build["index"]
 
 
 def rendered_objects(text):
@@ -71,18 +82,32 @@ def resolve(path):
     raise ImportError(path)
 
 
+def automodule_directives():
+    """(module, option lines) of every ``automodule`` directive of api.md."""
+    return re.findall(r"\.\. automodule:: (\S+)\n((?:   :[^\n]*\n)*)", API)
+
+
+def is_bare(options):
+    """A ``:members:`` option without a list: the directive renders what autodoc finds."""
+    return re.search(r"^   :members:\s*\n", options, re.M) is not None
+
+
 def bare_automodules():
-    found = re.findall(r"\.\. automodule:: (\S+)\n((?:   :[^\n]*\n)*)", API)
-    return [name for name, options in found if re.search(r":members:\s*\n", options)]
+    return [name for name, options in automodule_directives() if is_bare(options)]
 
 
-def test_every_bare_automodule_renders_members(rendered_api):
+def test_every_bare_automodule_renders_members(api_build):
+    """Built alone, each bare ``automodule`` renders at least one member of its own: an object
+    whose parent path is the module (a submodule's member or an explicit ``autodata`` line
+    does not count)."""
     modules = bare_automodules()
-    assert "olearn.experiments" in modules and "olearn.distributed" in modules
-    shown = rendered_objects(rendered_api)
-    for name in modules:
-        assert any(path.startswith(name + ".") for path in shown), \
-            f"{name}: the directive renders no member"
+    assert {"olearn.experiments", "olearn.distributed", "olearn.plotting",
+            "olearn.catalog"} <= set(modules)
+    shown = rendered_objects(api_build["bare"])
+    assert not shown - rendered_objects(api_build["index"])   # the same objects as the page
+    empty = [name for name in modules
+             if not any(path.rsplit(".", 1)[0] == name for path in shown)]
+    assert not empty, f"bare automodule directives that render no member of their own: {empty}"
 
 
 def test_every_name_of_all_is_rendered(rendered_api):
@@ -225,3 +250,17 @@ def test_the_tables_name_exactly_the_flat_names_of_all():
     assert tabled == set(olearn.__all__) - {"__version__"}
     assert "IterativeParameterMixing" not in olearn.__all__   # flat, but in its own section
     assert "from olearn import IterativeParameterMixing" in API
+
+
+def test_the_package_docstring_names_the_functions_of_all():
+    """olearn's docstring: the names of ``__all__`` that are not classes are the three scoring
+    functions, the selection function (it returns feature indices) and ``__version__``."""
+    doc = " ".join(olearn.__doc__.split())
+    functions = {name for name in olearn.__all__
+                 if name != "__version__" and not inspect.isclass(getattr(olearn, name))}
+    named = set(re.findall(r"``(\w+)``", doc.split("feature-scoring functions", 1)[1]
+                           .split("__version__", 1)[0]))
+    assert named == functions, (named, functions)
+    M = np.array([[1.0, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.9]])
+    selected = olearn.game_theoretic_selection(M, 2)
+    assert selected.dtype.kind == "i" and len(selected) == 2 and set(selected) <= {0, 1, 2}

@@ -36,8 +36,8 @@ refused before any training (:func:`check_mixable`).
 """
 import numpy as np
 
-#: The mixing rules ``IterativeParameterMixing(mixing=...)`` accepts (each is defined in
-#: this module's docstring).
+#: The names of the mixing rules ``IterativeParameterMixing(mixing=...)`` accepts (each is
+#: described under ``IterativeParameterMixing``'s ``mixing`` parameter).
 MIXINGS = ("uniform", "mistakes", "confidence")
 
 
