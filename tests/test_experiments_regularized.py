@@ -177,7 +177,7 @@ def usps_trial(data_home, require_data, tmp_path_factory, monkeypatch_module):
     require_data(er.USPS)
     monkeypatch_module.setenv("OLEARN_DATA_HOME", str(data_home))
     experiment = er.run(streams=(er.USPS,), trials=[0], n_jobs=1)
-    directory = er.save(experiment, tmp_path_factory.mktemp("regularized"))
+    directory = er.save(experiment, tmp_path_factory.mktemp("regularized"), curve_trials=True)
     return experiment, directory
 
 
@@ -234,6 +234,29 @@ def test_one_usps_trial_and_its_storage(usps_trial):
     last = table[table["round"] == 1000].set_index("learner")["mistakes"]
     assert set(last.index) == set(er.FIGURE1)
     assert (last == runs.set_index("learner").loc[list(last.index), "test_mistakes"]).all()
+
+
+def test_save_leaves_the_stored_checkpoints_unless_asked(usps_trial, tmp_path):
+    # the experiment page saves its full run without curve_trials: its check then compares
+    # the run with the stored file, not with a file it has just written from the same run
+    import shutil
+
+    experiment, directory = usps_trial
+    folder = tmp_path / "regularized"
+    shutil.copytree(directory, folder)
+    table = pd.read_csv(folder / er.CURVE_TRIALS)
+    table.loc[0, "mistakes"] += 1
+    table.to_csv(folder / er.CURVE_TRIALS, index=False)
+    record = folder / er.CURVE_TRIALS.replace(".csv", ".provenance.json")
+    record.write_text(record.read_text().replace('"command"', '"kept"'))
+    before = (folder / er.CURVE_TRIALS).read_bytes(), record.read_bytes()
+    er.save(experiment, folder)
+    assert ((folder / er.CURVE_TRIALS).read_bytes(), record.read_bytes()) == before
+    stored, _ = er.load_curve_trials(folder)
+    assert (~er.compare_curve_trials(experiment, stored)["same"]).sum() == 1
+    er.save(experiment, folder, curve_trials=True)
+    stored, provenance = er.load_curve_trials(folder)
+    assert er.compare_curve_trials(experiment, stored)["same"].all() and "command" in provenance
 
 
 def test_compare_detects_a_changed_record(usps_trial):

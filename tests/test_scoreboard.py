@@ -412,12 +412,48 @@ def test_shen_figure1_trend_rows_read_every_trial(board):
     gaps = shen._gaps_over_trials(BOOK / "results")
     for id, minuend in (("shen2009:4:gap-largest-early", "PA"), ("shen2009:4:norma-gap-grows", "NORMA")):
         r = _by_id(board, id)
-        assert r["rule"] == "trend" and "paired difference over the 40 trials" in r["why"]
+        # two conditions (the gap's sign by beats, its change by trend): the conditions rule
+        assert r["rule"] == "conditions" and "paired difference over the 40 trials" in r["why"]
+        assert "two conditions per stream" in r["why"] and "(the trend rule)" in r["why"]
         assert "per-trial values" not in r["why"] and r["ours"] == shen._gap_text(gaps, minuend)
         assert " of 3 streams" in r["ours_key"]
     # the text's rounded intervals give the verdict of the exact ones
     r = _by_id(board, "shen2009:4:gap-largest-early")
     assert shen._shen_judge(3, r["ours"]) == r["verdict"]
+    # the row judges the sentences as stated, the sign included (as the previous row does);
+    # the course whatever its sign is the other reading, by mean and by each trial's best
+    assert "the previous row judges its sign" not in r["paper_says"]
+    assert "the sign enters both rows" in r["paper_says"]
+    course = shen._course_reading(gaps)
+    assert r["alternative"].startswith("the course of the gap whatever its sign")
+    for kind in ("mean", "trial"):
+        assert course[kind][1] in r["alternative"]
+        assert course[kind][1].startswith(str(course[kind][0]) + ", ")
+    # each trial's own best errs at most as much as the best by mean: the gap to it is larger
+    for g in gaps.values():
+        assert all(g["per_trial"][k][0] >= g[k][0] - 1e-12 for k in ("first", "last"))
+    # the NORMA row says where the change holds only because NORMA's lead shrinks
+    r = _by_id(board, "shen2009:4:norma-gap-grows")
+    shrinking = [n for n in gaps if n[1] == "NORMA" and gaps[n]["last"][0] < 0
+                 and gaps[n]["change"][0] - gaps[n]["change"][1] > 0]
+    assert ("holds only because NORMA's lead shrinks" in r["why"]) == bool(shrinking)
+
+
+def test_claim_3_other_reading_turns_the_gap_by_its_sign():
+    shen = sb._module("shen2009")
+    # PA ahead by 3 (gap -3 +- 1), its lead shrinking by 1 +- 0.5: the stated reading fails
+    # on the sign, the course whatever its sign holds
+    first, last, change = (-3.0, 1.0), (-2.0, 0.3), (1.0, 0.5)
+    assert shen._gap_case(first, last, change, gap_at="first", increasing=False) == sb.FAILS
+    assert shen._course_case(first, last, change) == sb.HOLDS
+    # the regularized learners ahead and their lead shrinking: both readings hold
+    turned = [(-m, h) for m, h in (first, last, change)]
+    assert shen._gap_case(*turned, gap_at="first", increasing=False) == sb.HOLDS
+    assert shen._course_case(*turned) == sb.HOLDS
+    # a lead that grows fails; a change inside the noise is a tie; no lead is a tie
+    assert shen._course_case(first, last, (-1.0, 0.5)) == sb.FAILS
+    assert shen._course_case(first, last, (1.0, 1.5)) == sb.TIE
+    assert shen._course_case((-0.5, 1.0), last, change) == sb.TIE
 
 
 def test_claims_that_had_no_row_have_one(board):

@@ -39,9 +39,11 @@ stream names are written as the short keys of :data:`FILE_KEYS`, and the mean
 curves keep the rounds chosen by :func:`curve_rounds`.  The mean curves keep no
 per-trial values, so :data:`CURVE_TRIALS` keeps every trial's cumulative test
 mistakes of the Figure 1 learners at the test rounds :data:`CHECKPOINTS` and the
-last (:func:`curve_trials`; written by :func:`save` and, re-running only those
-learners of the same trials, by :func:`store_curve_trials`, each with its own
-provenance; read by :func:`load_curve_trials`).
+last (:func:`curve_trials`; written by :func:`save` only when asked,
+``curve_trials=True``, and, re-running only those learners of the same trials,
+by :func:`store_curve_trials`, each with its own provenance; read by
+:func:`load_curve_trials`). The experiment page saves without them, so that its
+check compares its run with the stored file, not with itself.
 """
 import datetime
 import hashlib
@@ -467,8 +469,11 @@ def settings():
     }
 
 
-def save(experiment, directory, **extra):
-    """Write every table, the curve means and the provenance into ``directory``."""
+def save(experiment, directory, *, curve_trials=False, **extra):
+    """Write every table, the curve means and the provenance into ``directory``; with
+    ``curve_trials=True`` also the per-trial checkpoints (:data:`CURVE_TRIALS`, with their
+    own provenance, :func:`save_curve_trials`). By default a stored :data:`CURVE_TRIALS` is
+    left as it is, so that a run can be checked against it (:func:`compare_curve_trials`)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     tables = {"stats": experiment.stats, "runs": experiment.runs,
@@ -508,9 +513,11 @@ def save(experiment, directory, **extra):
     with open(directory / "provenance.json", "w") as handle:
         json.dump(provenance, handle, indent=2, sort_keys=True)
         handle.write("\n")
-    save_curve_trials(experiment, directory, command=extra.get("executed_by", "regularized.save"),
-                      note="written by regularized.save with the full run of provenance.json",
-                      commit=(provenance["git_commit"], provenance["git_dirty"]))
+    if curve_trials:
+        save_curve_trials(experiment, directory,
+                          command=extra.get("executed_by", "regularized.save"),
+                          note="written by regularized.save with the full run of provenance.json",
+                          commit=(provenance["git_commit"], provenance["git_dirty"]))
     return directory
 
 
