@@ -160,20 +160,26 @@ LEARNERS = [
 
 
 # -- the streams --------------------------------------------------------------
-def hyperplane_labels(X, rng):
-    """``sign(u . x)`` for a random ``u``, with a fraction of labels flipped."""
-    y = np.where(X @ rng.standard_normal(X.shape[1]) > 0, 1, -1)
+def hyperplane_labels(X, rng, u=None, return_hyperplane=False):
+    """``sign(u . x)`` for a random ``u`` (or the ``u`` given), with a fraction of labels
+    flipped; with ``return_hyperplane``, ``(y, u)``."""
+    if u is None:
+        u = rng.standard_normal(X.shape[1])
+    y = np.where(X @ u > 0, 1, -1)
     flip = rng.random(y.shape[0]) < LABEL_NOISE
     y[flip] = -y[flip]
-    return y
+    return (y, u) if return_hyperplane else y
 
 
-def sparse_stream(n, d, nnz, seed=SEED, unit_norm=True):
+def sparse_stream(n, d, nnz, seed=SEED, unit_norm=True, hyperplane=None,
+                  return_hyperplane=False):
     """Text-like CSR rows: ``nnz`` distinct sorted columns, positive values, unit norm.
 
     ``unit_norm=False``: the same rows before the normalisation ("raw" rows,
     exponential values); the labels are the same (``sign(u . x)`` does not
-    change when a row is scaled by a positive number).
+    change when a row is scaled by a positive number).  ``hyperplane``: label by
+    this ``u`` (a held-out stream of the same concept, another ``seed``);
+    ``return_hyperplane``: return ``(X, y, u)``.
     """
     rng = np.random.default_rng(seed)
     cols = np.sort(rng.integers(0, d, size=(n, nnz)), axis=1)
@@ -185,7 +191,8 @@ def sparse_stream(n, d, nnz, seed=SEED, unit_norm=True):
     indptr = np.arange(0, n * nnz + 1, nnz, dtype=np.int32)
     X = sp.csr_matrix((values.ravel(), cols.ravel().astype(np.int32), indptr),
                       shape=(n, d))
-    return X, hyperplane_labels(X, rng)
+    labels = hyperplane_labels(X, rng, hyperplane, return_hyperplane)
+    return (X, *labels) if return_hyperplane else (X, labels)
 
 
 def dense_stream(n, d, seed=SEED):

@@ -343,9 +343,10 @@ def test_unreachable_scheduler_names_the_fix():
 
 
 def test_a_worker_killed_mid_epoch_leaves_the_same_model(client):
-    # AROW with a full covariance: an epoch of 1,500 rows at d = 120 lasts long enough
-    # for the kill to land inside it
-    X, y = stream(n=3000, d=120, seed=9, sparse=False)
+    # AROW with a full covariance: an epoch of 1,500 rows at d = 400 (about 0.1 s of
+    # compute on an idle machine; at d = 120 an epoch, 35 ms, could end before the
+    # kill) lasts long enough for the kill to land inside it
+    X, y = stream(n=3000, d=400, seed=9, sparse=False)
     Xs, ys = split(X, y, 2)
     learner = AROW(covariance="full")
     clean = IPM(learner, n_epochs=3).fit(Xs, ys)
