@@ -3,6 +3,7 @@ naive reference that stores every hypothesis w_i with its success counter c_i
 (Table 1: c_i += 1 on a round without update; a new hypothesis on an update),
 for the linear learners and the Winnows; and the "rounds" vote of the Winnows.
 """
+import functools
 import warnings
 
 import numpy as np
@@ -60,12 +61,20 @@ def naive_vote_linear(learner, rule, X, y):
     return (counts[:, None] * np.array(hypotheses)).sum(0) / counts.sum()
 
 
+@functools.cache
+def naive_linear(name):
+    """The naive vote of ``LINEAR[name]`` on :func:`stream` (computed from the dense rows:
+    the same for the dense and the CSR case of the test below, so computed once)."""
+    learner, rule = LINEAR[name]
+    return naive_vote_linear(learner, rule, *stream())
+
+
 @pytest.mark.parametrize("name", list(LINEAR))
 @pytest.mark.parametrize("sparse", [False, True])
 def test_linear_correct_vote_matches_naive(name, sparse):
-    learner, rule = LINEAR[name]
+    learner, _ = LINEAR[name]
     X, y = stream()
-    expected = naive_vote_linear(learner, rule, X, y)
+    expected = naive_linear(name)
     data = sp.csr_matrix(X) if sparse else X
     est = Averaged(learner, weights="correct")
     for a, b in CHUNKS:
@@ -139,6 +148,22 @@ def naive_vote_winnow(learner, X, y, weights):
     return u, v, est.seen_
 
 
+def winnow_stream():
+    X, y = stream(positive=True)
+    X[5] = 0.3                      # keep MBW away from its zero-row rule here
+    X[:, -3:] = 0.0                 # columns never seen in training ...
+    return X, y
+
+
+@functools.cache
+def naive_winnow(name, weights):
+    """The naive vote of ``WINNOWS[name]`` on :func:`winnow_stream` (the same for the
+    dense and the CSR case of the test below, so computed once)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return naive_vote_winnow(WINNOWS[name], *winnow_stream(), weights)
+
+
 def winnow_scores(X, u, v, seen, theta=1.0):
     keep = X[:, seen]
     total = keep.sum(1) + 1.0
@@ -151,12 +176,10 @@ def winnow_scores(X, u, v, seen, theta=1.0):
 @pytest.mark.parametrize("sparse", [False, True])
 def test_winnow_vote_matches_naive(name, weights, sparse):
     learner = WINNOWS[name]
-    X, y = stream(positive=True)
-    X[5] = 0.3                      # keep MBW away from its zero-row rule here
-    X[:, -3:] = 0.0                 # columns never seen in training ...
+    X, y = winnow_stream()
+    u, v, seen = naive_winnow(name, weights)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        u, v, seen = naive_vote_winnow(learner, X, y, weights)
         data = sp.csr_matrix(X) if sparse else X
         est = Averaged(learner, weights=weights)
         for a, b in CHUNKS:

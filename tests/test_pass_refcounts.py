@@ -14,9 +14,10 @@ import re
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from numba import njit
+from numba import njit, typeof
 
 from olearn import AROW, Averaged, BalancedWinnow, ModifiedBalancedWinnow, PositiveWinnow
+from olearn.base import compiled_rows
 from olearn.linear._winnow_pass import _PASSES
 from olearn.linear._winnow_exact import BW, MBW, PW
 from olearn.second_order._passes import diag_pass
@@ -34,17 +35,43 @@ def increfs(body):
     return re.findall(r"call void @NRT_incref\(ptr ([^)]+)\)", "\n\n".join(blocks[1:]))
 
 
-def pass_and_callees(fn, csr_only=False):
-    """The IR of ``fn``'s compiled pass (for each signature it was called with) and of
-    the other compiled functions of its module (not numba's wrappers), per name.  The
-    pass is compiled afresh (numba does not keep the IR of code loaded from its cache)."""
-    fresh = njit(**{k: v for k, v in fn.targetoptions.items() if k != "cache"})(fn.py_func)
-    found = {}
+def representative_signatures(fn, layouts):
+    """One signature of ``fn`` per layout of ``X`` in ``layouts`` (numba types of the
+    compiled rows, e.g. the CSR triple of this test's matrix): the first one it was called
+    with.  Other signatures of the same pass (other scalar arguments, or float32 values,
+    int64 indices, read-only arrays that another test in the same worker passed) are the
+    same source with the same inline steps and calls: numba emits the same reference
+    counting for them (which arrays enter and leave each function, and where), only the
+    element types of the loads differ.  So one signature per layout shows the structure
+    (this test used to compile afresh every signature its worker had met)."""
+    chosen = {}
     for sig in fn.signatures:
-        if csr_only and "Tuple" not in str(sig[0]):
-            continue
-        fresh.compile(sig)
-        found.update(functions(fresh.inspect_llvm(sig)))
+        if sig[0] in layouts and sig[0] not in chosen:
+            chosen[sig[0]] = sig
+    assert set(chosen) == set(layouts), (layouts, fn.signatures)
+    return list(chosen.values())
+
+
+def llvm_of(fn, sig):
+    """The optimised LLVM IR of ``fn`` for ``sig``: the dispatcher's own when it compiled
+    ``sig`` in this process (a cold cache), else that of a fresh compile with the same
+    options (numba keeps no IR of code loaded from its cache; only ``cache`` differs)."""
+    if sig not in fn.stats.cache_hits:
+        return fn.inspect_llvm(sig)
+    fresh = njit(**{k: v for k, v in fn.targetoptions.items()
+                   if k not in ("cache", "nopython")})(fn.py_func)
+    fresh.compile(sig)
+    return fresh.inspect_llvm(sig)
+
+
+def pass_and_callees(fn, *X):
+    """The IR of ``fn``'s compiled pass (for one signature per layout of the ``X`` given,
+    :func:`representative_signatures`) and of the other compiled functions of its module
+    (not numba's wrappers), per name."""
+    layouts = {typeof(compiled_rows(x)) for x in X}
+    found = {}
+    for sig in representative_signatures(fn, layouts):
+        found.update(functions(llvm_of(fn, sig)))
     own = {n: b for n, b in found.items() if fn.__name__ in n and "cpython" not in n
            and not n.startswith("cfunc")}
     others = {n: b for n, b in found.items() if n not in own and n.startswith("_ZN6olearn")}
@@ -59,7 +86,7 @@ def test_the_diagonal_pass_counts_no_reference_per_row():
     y = np.where(rng.random(100) < 0.5, -1, 1)
     AROW(covariance="diag").fit(X, y)
     AROW(covariance="diag").fit(X.toarray(), y)
-    own, others = pass_and_callees(diag_pass)
+    own, others = pass_and_callees(diag_pass, X, X.toarray())
     assert own
     for name, body in own.items():
         extra = increfs(body)                     # beyond the entry block: the model's
@@ -81,7 +108,7 @@ def test_the_winnow_passes_count_no_reference_per_row(kind, cls, voting):
     X = sp.random(200, 60, density=0.1, format="csr", random_state=1)
     y = np.where(rng.random(200) < 0.5, -1, 1)
     (Averaged(cls()) if voting else cls()).fit(X, y)
-    own, _ = pass_and_callees(_PASSES[kind, voting], csr_only=True)  # (dense rows:
+    own, _ = pass_and_callees(_PASSES[kind, voting], X)  # CSR rows (dense rows:
     # one more per-pass view, X.ravel())
     assert own
     for name, body in own.items():
