@@ -42,7 +42,6 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .._intrinsics import element_pointer
 from ._decimal import clinger, eisel_lemire
 
 __all__ = ["libsvm_blocks", "read_libsvm"]
@@ -62,7 +61,7 @@ _CLASS[10] = _NEWLINE
 _CLASS[35] = _HASH
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _token_end(buf, i, n):
     while i < n and _CLASS[buf[i]] == _OTHER:
         i += 1
@@ -70,13 +69,28 @@ def _token_end(buf, i, n):
 
 
 @intrinsic
+def _bytes_at(typingctx, array):
+    """The address of the uint8 ``array``'s first byte, as a pointer that
+    indexes like the array (``p[i]``) without its reference count: the
+    compiled pass reads the text through it.  Each use of the array itself in
+    an inlined helper cost an atomic increment and decrement of its count,
+    half of the reader's time.  The caller keeps the array alive."""
+    sig = types.CPointer(types.uint8)(array)
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return sig, codegen
+
+
+@intrinsic
 def _load8(typingctx, buf, i):
-    """The 8 bytes ``buf[i:i + 8]`` as one little-endian uint64 (an unaligned
-    load; the caller checks ``i + 8 <= len(buf)``)."""
+    """The 8 bytes ``buf[i:i + 8]`` (``buf`` from :func:`_bytes_at`) as one
+    little-endian uint64 (an unaligned load; the caller checks ``i + 8 <=
+    len(buf)``)."""
     sig = types.uint64(buf, i)
 
     def codegen(context, builder, sig, args):
-        ptr = element_pointer(context, builder, sig, args)
+        ptr = builder.gep(args[0], [args[1]])
         return builder.load(builder.bitcast(ptr, ir.IntType(64).as_pointer()), align=1)
     return sig, codegen
 
@@ -167,8 +181,8 @@ def _scan_digits(buf, i, n, mantissa, n_significant, exact):
     return i, i - start, mantissa, n_significant, exact
 
 
-@njit(cache=True)  # a call LLVM may inline: inlined by numba (twice), it doubled the compile time
-def _scan_float(buf, i, n):
+@njit(inline="always")  # inlined at its one call site: a call passed ``buf`` with an
+def _scan_float(buf, i, n):  # atomic incref and decref each time, half of the reader's time
     """Read the token at ``i``: ``(ok, value, end)``.
 
     ``ok``: the token is a plain decimal on Clinger's exact path and ``value`` is
@@ -283,8 +297,8 @@ def _grow(fallback):
 
 
 @njit(cache=True, nogil=True)
-def _parse(buf, one_based, labels, indptr, indices, data):
-    """One pass over the bytes ``buf`` (whole lines), without the GIL (a reader thread parses while the main
+def _parse(text, one_based, labels, indptr, indices, data):
+    """One pass over the bytes ``text`` (whole lines), without the GIL (a reader thread parses while the main
     thread learns).
 
     Returns ``(status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
@@ -294,7 +308,8 @@ def _parse(buf, one_based, labels, indptr, indices, data):
     arrays fill up (``status == _FULL``), the rows parsed are those before the
     line that did not fit, which starts at ``end`` (``line`` lines were read).
     """
-    n = buf.shape[0]
+    n = text.shape[0]
+    buf = _bytes_at(text)  # read through a pointer: no reference counting per token
     fallback = np.empty((1024, 3), np.int64)
     n_fallback = 0
     row = 0
@@ -321,18 +336,10 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                 break
             start = i
             n_tokens += 1
-            if n_tokens == 1:  # the label
-                ok, value, i = _scan_float(buf, i, n)
-                labels[row] = value
-                if not ok:
-                    if n_fallback == fallback.shape[0]:
-                        fallback = _grow(fallback)
-                    fallback[n_fallback, 0] = -row - 1
-                    fallback[n_fallback, 1] = start
-                    fallback[n_fallback, 2] = i
-                    n_fallback += 1
-                continue
-            if (n_tokens == 2 and i + 2 < n and buf[i] == 113 and buf[i + 1] == 105
+            if n_tokens == 1:  # the label: read by the one call of _scan_float below
+                slot = -row - 1
+                value_start = i
+            elif (n_tokens == 2 and i + 2 < n and buf[i] == 113 and buf[i + 1] == 105
                     and buf[i + 2] == 100):  # 'qid...', skipped as scikit-learn does
                 i = _token_end(buf, i, n)
                 colon = start
@@ -342,36 +349,42 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                     return (_QID, row, nnz, line, start, i, fallback, n_fallback,
                             smallest, largest, i)
                 continue
-            status, idx, i = _scan_index(buf, i, n)
-            if status == 0 and one_based and idx == 0:
-                status = _ZERO_ONE_BASED
-            if status == 0 and idx <= previous:
-                status = _UNSORTED
-            if status != 0:
-                i = _token_end(buf, i, n)
-                return (status, row, nnz, line, start, i, fallback, n_fallback,
-                        smallest, largest, i)
-            if nnz == capacity:  # the line does not fit: undone, for the next call
-                nnz = indptr[row]
-                return (_FULL, row, nnz, line - 1, 0, 0, fallback, line_fallback,
-                        line_smallest, line_largest, line_start)
-            previous = idx
-            if idx < smallest:
-                smallest = idx
-            if idx > largest:
-                largest = idx
-            indices[nnz] = idx
-            value_start = i + 1
+            else:
+                status, idx, i = _scan_index(buf, i, n)
+                if status == 0 and one_based and idx == 0:
+                    status = _ZERO_ONE_BASED
+                if status == 0 and idx <= previous:
+                    status = _UNSORTED
+                if status != 0:
+                    i = _token_end(buf, i, n)
+                    return (status, row, nnz, line, start, i, fallback, n_fallback,
+                            smallest, largest, i)
+                if nnz == capacity:  # the line does not fit: undone, for the next call
+                    nnz = indptr[row]
+                    return (_FULL, row, nnz, line - 1, 0, 0, fallback, line_fallback,
+                            line_smallest, line_largest, line_start)
+                previous = idx
+                if idx < smallest:
+                    smallest = idx
+                if idx > largest:
+                    largest = idx
+                indices[nnz] = idx
+                slot = nnz
+                value_start = i + 1
+            # one call site (inlined once): the label or the value after the ':'
             ok, value, i = _scan_float(buf, value_start, n)
-            data[nnz] = value
+            if slot < 0:
+                labels[row] = value
+            else:
+                data[nnz] = value
+                nnz += 1
             if not ok:
                 if n_fallback == fallback.shape[0]:
                     fallback = _grow(fallback)
-                fallback[n_fallback, 0] = nnz
+                fallback[n_fallback, 0] = slot
                 fallback[n_fallback, 1] = value_start
                 fallback[n_fallback, 2] = i
                 n_fallback += 1
-            nnz += 1
         if n_tokens:
             row += 1
             indptr[row] = nnz
