@@ -437,3 +437,74 @@ def test_block_errors_name_the_line_of_the_file(tmp_path):
     path = write(tmp_path, "\n".join(lines) + "\n")
     with pytest.raises(ValueError, match=r"line 91: feature '1:1'"):
         list(libsvm_blocks(path, "auto", 50))
+
+
+# --- libsvm_survey: rows, labels and index range without parsing the values -----------
+def _survey_of_reading(path):
+    """Rows, sorted distinct labels, smallest and largest index as the file
+    writes them, from scikit-learn's reading (zero_based=True: no shift)."""
+    X, y = load_svmlight_file(str(path), zero_based=True)
+    X = sp.csr_matrix(X)
+    return (X.shape[0], sorted(set(y.tolist())),
+            int(X.indices.min()) if X.nnz else None, int(X.indices.max()) if X.nnz else -1)
+
+
+@pytest.mark.parametrize("block_bytes", [64, 1 << 20])
+def test_survey_equals_the_full_reading(tmp_path, block_bytes):
+    """On files read_libsvm reads (blank lines, label-only rows, \\r\\n, tabs,
+    trailing blanks, explicit zeros, values off the exact path, a last line
+    without newline, lines longer than the buffer) the survey gives exactly
+    the rows, labels and index range of the full reading."""
+    from olearn.datasets.libsvm import libsvm_survey
+    rng = random.Random(7)
+    n_checked = 0
+    for case in range(60):
+        lines = []
+        for _ in range(rng.randint(1, 40)):
+            feats = sorted(rng.sample(range(0 if case % 2 else 1, 3000), rng.randint(0, 30)))
+            label = rng.choice(["1", "-1", "+1", "1.0", "2", "-1e0", "0"][:3 + case % 5])
+            sep = rng.choice([" ", "  ", "\t"])
+            lines.append(label + "".join(
+                f"{sep}{i}:{rng.choice(['1', '0', '-2.5e-3', '0.30000000000000004', 'inf', 'nan', '123456789012345678901'])}"
+                for i in feats) + rng.choice(["", " ", "\r", " \t"]))
+            if rng.random() < 0.1:
+                lines.append(rng.choice(["", "   ", "\r"]))
+        text = "\n".join(lines) + rng.choice(["", "\n"])
+        path = write(tmp_path, text)
+        found = libsvm_survey(path, block_bytes=block_bytes)
+        rows, labels, smallest, largest = _survey_of_reading(path)
+        assert found is not None, text
+        assert (found.n_rows, found.labels.tolist(), found.largest) == (rows, labels, largest)
+        assert found.has_index == (smallest is not None)
+        if smallest is not None:
+            assert found.smallest == smallest
+        assert found.n_bytes == len(text.encode())
+        n_checked += 1
+    assert n_checked == 60
+
+
+@pytest.mark.parametrize("text", [
+    "1 1:0.5\n# a comment\n-1 2:1\n", "1 1:0.5 # c:9\n", "1 qid:3 1:0.5\n",
+    "nan 1:1\n", "inf 1:1\n", "0x1 1:1\n", "1 1:1 1_0:1\n", "1 -1:1\n", "1 1:0.5 x:2\n",
+    "1 2:0.5 1:1\n", "1 1:0.5 2\n", "1 1:0.5 3:1:2\n",
+    "".join(f"{k} 1:1\n" for k in range(17)),    # more labels than the survey holds
+])
+def test_survey_declines_what_it_does_not_read(tmp_path, text):
+    """A comment, qid, a label off the exact path, an index that is not plain
+    digits, a last index below the first, a last token without ':', more
+    than 16 labels: None (the caller parses the file in full)."""
+    from olearn.datasets.libsvm import libsvm_survey
+    assert libsvm_survey(write(tmp_path, text)) is None
+
+
+def test_survey_of_compressed_and_large_files(tmp_path):
+    from olearn.datasets.libsvm import libsvm_survey
+    text = "".join(f"{k % 2 * 2 - 1} {1 + k % 5}:{k / 7!r} {10 + k % 3000}:1\n"
+                   for k in range(5000))
+    for name, data in [("a.svm.gz", gzip.compress(text.encode())),
+                       ("a.svm.bz2", bz2.compress(text.encode())), ("a.svm", text.encode())]:
+        path = write(tmp_path, data, name)
+        found = libsvm_survey(path, block_bytes=4096)
+        rows, labels, smallest, largest = _survey_of_reading(path)
+        assert (found.n_rows, found.labels.tolist(), found.smallest, found.largest) == (
+            rows, labels, smallest, largest)

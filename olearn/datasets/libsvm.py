@@ -44,7 +44,7 @@ from numba.extending import intrinsic
 
 from ._decimal import clinger, eisel_lemire
 
-__all__ = ["libsvm_blocks", "read_libsvm"]
+__all__ = ["libsvm_blocks", "libsvm_survey", "read_libsvm"]
 
 _INDEX_MAX = 2**31 - 1  # scikit-learn stores a line's indices in a C int
 
@@ -394,6 +394,116 @@ def _parse(text, one_based, labels, indptr, indices, data):
     return 0, row, nnz, line, 0, 0, fallback, n_fallback, smallest, largest, min(i, n)
 
 
+_NEWLINES = np.uint64(0x0A0A0A0A0A0A0A0A)
+_HASHES = np.uint64(0x2323232323232323)
+_ONES = np.uint64(0x0101010101010101)
+
+
+@njit(inline="always")
+def _line_end(buf, i, n):
+    """The first ``\\n`` or ``#`` at or after ``i`` (``n`` if none): eight
+    bytes at a time, a zero byte of ``word ^ '\\n'`` or ``word ^ '#'`` found
+    by ``(v - 0x01..) & ~v & 0x80..`` (exact for the lowest zero byte)."""
+    while i + 8 <= n:
+        w = _load8(buf, i)
+        a = w ^ _NEWLINES
+        b = w ^ _HASHES
+        t = (((a - _ONES) & ~a) | ((b - _ONES) & ~b)) & _HIGHS
+        if t:
+            return i + np.int64(_ctz(t) >> np.uint64(3))
+        i += 8
+    while i < n and buf[i] != 10 and buf[i] != 35:
+        i += 1
+    return i
+
+
+_UNUSUAL = 1  # a status of _survey: a line it does not read (the full parse decides)
+
+
+@njit(cache=True, nogil=True)
+def _survey(text, labels):
+    """What must be known of a LIBSVM text before the first update, read
+    without parsing its values: ``(status, n_rows, n_labels, smallest,
+    largest)``, the distinct labels in ``labels[:n_labels]``.
+
+    A line's indices increase (the full parse refuses a line where they do
+    not), so its smallest index is its first and its largest its last: the
+    label and the first ``index:`` are read, then the line is skipped eight
+    bytes at a time to its end, and the last index is read backwards from
+    there.  ``status`` is ``_UNUSUAL`` for anything this does not read the
+    way the full parse would (a comment, ``qid``, a label off the exact path
+    or ``nan``, an index that is not plain digits, more distinct labels than
+    ``labels`` holds): the caller then parses the file in full instead."""
+    n = text.shape[0]
+    buf = _bytes_at(text)
+    n_rows = 0
+    n_labels = 0
+    smallest = np.int64(_INDEX_MAX + 1)
+    largest = np.int64(-1)
+    i = 0
+    while i < n:
+        while i < n and _CLASS[buf[i]] == _SPACE:
+            i += 1
+        if i >= n:
+            break
+        if buf[i] == 10:  # a blank line
+            i += 1
+            continue
+        if buf[i] == 35:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        ok, value, i = _scan_float(buf, i, n)
+        if not ok or not value - value == 0.0:  # off the exact path, or infinite
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        k = 0
+        while k < n_labels and labels[k] != value:
+            k += 1
+        if k == n_labels:
+            if n_labels == labels.shape[0]:
+                return _UNUSUAL, n_rows, n_labels, smallest, largest
+            labels[n_labels] = value
+            n_labels += 1
+        n_rows += 1
+        while i < n and _CLASS[buf[i]] == _SPACE:
+            i += 1
+        if i >= n or buf[i] == 10:  # a row without features
+            i += 1
+            continue
+        status, first, colon = _scan_index(buf, i, n)
+        if status != 0:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        end = _line_end(buf, colon, n)
+        if end < n and buf[end] == 35:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        k = end - 1
+        while k > colon and _CLASS[buf[k]] == _SPACE:
+            k -= 1
+        while k > colon and buf[k] != 58 and _CLASS[buf[k]] == _OTHER:
+            k -= 1
+        if buf[k] != 58:  # the last token has no ':'
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        last = first
+        if k > colon:
+            last = np.int64(0)
+            scale = np.int64(1)
+            k -= 1
+            n_digits = 0
+            while k > colon and 48 <= buf[k] <= 57 and n_digits < 10:
+                last += scale * (np.int64(buf[k]) - 48)
+                scale *= 10
+                n_digits += 1
+                k -= 1
+            if n_digits == 0 or _CLASS[buf[k]] != _SPACE or last > _INDEX_MAX:
+                return _UNUSUAL, n_rows, n_labels, smallest, largest
+        if last < first:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        if first < smallest:
+            smallest = first
+        if last > largest:
+            largest = last
+        i = end + 1
+    return 0, n_rows, n_labels, smallest, largest
+
+
 def _read_bytes(path: Path) -> np.ndarray:
     ext = os.path.splitext(str(path))[1]
     if ext == ".gz":
@@ -703,6 +813,64 @@ def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 22, reuse=0):
             first_line += line
             pos += stop
             k += 1
+
+
+class Survey:
+    """What :func:`libsvm_survey` found: ``n_rows``, the distinct ``labels``
+    (sorted), whether any row has an index (``has_index``), the ``smallest``
+    and ``largest`` index (as the file writes them), ``n_bytes``."""
+
+    def __init__(self, n_rows, labels, smallest, largest, n_bytes):
+        self.n_rows, self.labels, self.n_bytes = n_rows, labels, n_bytes
+        self.has_index = largest >= 0
+        self.smallest, self.largest = int(smallest), int(largest)
+
+
+def libsvm_survey(path, block_bytes=1 << 23, max_labels=16):
+    """The rows, labels and index range of a LIBSVM file without parsing its
+    values (several times faster than :func:`libsvm_blocks`): a
+    :class:`Survey`, or None if a line is one the survey does not read (a
+    comment, ``qid``, a label that is not a plain number, more than
+    ``max_labels`` labels, an index that is not plain digits): then parse
+    the file to know.  On a file :func:`read_libsvm` reads, the survey's
+    rows, labels and indices are exactly that reading's; a line the full
+    parse refuses (bad values, unsorted indices) may pass the survey."""
+    path = Path(path)
+    labels = np.empty(max_labels, np.float64)
+    found = set()
+    n_rows, smallest, largest, n_bytes = 0, _INDEX_MAX + 1, -1, 0
+    text = bytearray(max(block_bytes, 64))
+    view = memoryview(text)
+    filled = 0
+    eof = False
+    with open_bytes(path) as f:
+        while not eof:
+            got = _read_into(f, view[filled:])
+            eof = got < len(text) - filled
+            filled += got
+            end = filled if eof else text.rfind(b"\n", 0, filled) + 1
+            if end == 0:  # a line longer than the buffer
+                view.release()
+                text.extend(bytearray(len(text)))
+                view = memoryview(text)
+                continue
+            buf = np.frombuffer(text, np.uint8)[:end]
+            buf.flags.writeable = False
+            status, rows, n_labels, low, high = _survey(buf, labels)
+            del buf
+            if status:
+                return None
+            found.update(labels[:n_labels].tolist())
+            if len(found) > max_labels:
+                return None
+            n_rows += rows
+            smallest, largest = min(smallest, int(low)), max(largest, int(high))
+            n_bytes += end
+            tail = filled - end
+            text[:tail] = text[end:filled]
+            filled = tail
+    view.release()
+    return Survey(n_rows, np.array(sorted(found)), smallest, largest, n_bytes)
 
 
 def _sparse_interface() -> str:
