@@ -154,7 +154,7 @@ class InputFile:
         except (OSError, EOFError, UnicodeDecodeError) as err:
             raise UsageError(f"{self.path}: cannot read it: {err}") from None
 
-    # -- the checking pass ---------------------------------------------------
+    # -- before learning: the survey, or the checking pass --------------------
     def estimated_memory(self):
         """Bytes the file would take read whole, guessed from its size before
         reading it: the text (a compressed file taken as 6 times its size)
