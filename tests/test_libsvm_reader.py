@@ -508,3 +508,30 @@ def test_survey_of_compressed_and_large_files(tmp_path):
         rows, labels, smallest, largest = _survey_of_reading(path)
         assert (found.n_rows, found.labels.tolist(), found.smallest, found.largest) == (
             rows, labels, smallest, largest)
+
+
+@pytest.mark.parametrize("capacity", [1, 3, 7, 1 << 16])
+def test_more_float_tokens_than_the_fallback_array_holds(tmp_path, monkeypatch, capacity):
+    """Tokens handed to float() (19+ digits, nan, inf) beyond the array that
+    holds them: read_libsvm's pass goes on in parts (a line with more of them
+    than the array holds included), the values those of scikit-learn, and an
+    error after a part names its line of the file."""
+    from olearn.datasets import libsvm
+    monkeypatch.setattr(libsvm, "FALLBACK_TOKENS", capacity)
+    rng = random.Random(3)
+    long = ["0.1000000000000000055511151231257827", "123456789012345678901", "inf",
+            "-1e-320", "0.5", "nan", "1.25"]
+    lines = []
+    for k in range(200):
+        feats = sorted(rng.sample(range(1, 40), rng.randint(0, 12)))
+        label = rng.choice(["1", "-1", "1.00000000000000000000001"])
+        lines.append(label + "".join(f" {i}:{rng.choice(long)}" for i in feats))
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    X, _ = assert_same(path)
+    assert np.isnan(X.data).sum() > min(capacity, 100)  # the array fills (but 1 << 16)
+    lines[150] = "1 3:0.1000000000000000055511151231257827 2:1"
+    with pytest.raises(ValueError, match=r"line 151: feature '2:1' does not come after"):
+        read_libsvm(write(tmp_path, "\n".join(lines) + "\n"))
+    lines[150] = "1 3:0.1000000000000000055511151231257827x"
+    with pytest.raises(ValueError, match=r"line 151: value .* is not a number"):
+        read_libsvm(write(tmp_path, "\n".join(lines) + "\n"))

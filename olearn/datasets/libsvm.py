@@ -51,6 +51,8 @@ _INDEX_MAX = 2**31 - 1  # scikit-learn stores a line's indices in a C int
 # status codes of the compiled pass (0: success)
 _NO_COLON, _BAD_INDEX, _NEGATIVE, _ZERO_ONE_BASED, _UNSORTED, _TOO_LARGE, _QID = range(1, 8)
 _FULL = 8  # the output arrays are full (not an error: parse on into new ones)
+#: tokens for Python's float() held at a time by read_libsvm (more: its pass goes on in parts)
+FALLBACK_TOKENS = 1 << 16
 
 # byte classes: what ends a token (scikit-learn cuts each line at its first '#',
 # then splits it on bytes.split()'s whitespace: space, \t, \n, \v, \f, \r)
@@ -283,21 +285,8 @@ def _scan_index(buf, i, n):
     return 0, value, i
 
 
-@njit(cache=True)
-def _grow(fallback):
-    """``fallback`` in an array twice as long.  The copy is a loop: a slice
-    assignment compiles numba's shape-mismatch message (its string
-    formatting), 6.8 of the 20 s that compiling the reader took."""
-    bigger = np.empty((2 * fallback.shape[0], 3), np.int64)
-    for k in range(fallback.shape[0]):
-        bigger[k, 0] = fallback[k, 0]
-        bigger[k, 1] = fallback[k, 1]
-        bigger[k, 2] = fallback[k, 2]
-    return bigger
-
-
 @njit(cache=True, nogil=True)
-def _parse(text, one_based, labels, indptr, indices, data):
+def _parse(text, one_based, labels, indptr, indices, data, fallback):
     """One pass over the bytes ``text`` (whole lines), without the GIL (a reader thread parses while the main
     thread learns).
 
@@ -305,13 +294,16 @@ def _parse(text, one_based, labels, indptr, indices, data):
     smallest, largest, end)``: ``fallback[k] = (slot, start, end)`` is a token for
     Python's ``float()`` (``slot >= 0``: ``data[slot]``, else ``labels[-slot - 1]``);
     on an error, ``line`` and the token's byte range say where.  When the
-    arrays fill up (``status == _FULL``), the rows parsed are those before the
-    line that did not fit, which starts at ``end`` (``line`` lines were read).
+    arrays (``fallback`` included) fill up (``status == _FULL``), the rows
+    parsed are those before the line that did not fit, which starts at
+    ``end`` (``line`` lines were read).  ``fallback`` is the caller's, never
+    replaced here: an array variable that a loop may rebind is counted
+    (an atomic increment and decrement) on every token.
     """
     n = text.shape[0]
     buf = _bytes_at(text)  # read through a pointer: no reference counting per token
-    fallback = np.empty((1024, 3), np.int64)
     n_fallback = 0
+    fallback_capacity = fallback.shape[0]
     row = 0
     nnz = 0
     line = 0
@@ -379,8 +371,9 @@ def _parse(text, one_based, labels, indptr, indices, data):
                 data[nnz] = value
                 nnz += 1
             if not ok:
-                if n_fallback == fallback.shape[0]:
-                    fallback = _grow(fallback)
+                if n_fallback == fallback_capacity:  # the line undone, for the next call
+                    return (_FULL, row, indptr[row], line - 1, 0, 0, fallback,
+                            line_fallback, line_smallest, line_largest, line_start)
                 fallback[n_fallback, 0] = slot
                 fallback[n_fallback, 1] = value_start
                 fallback[n_fallback, 2] = i
@@ -640,14 +633,33 @@ def parse_block(buf, path, zero_based, first_line=1):
     indptr = np.empty(n_lines + 1, np.int64)
     indices = np.empty(n_pairs, np.int64)
     data = np.empty(n_pairs, np.float64)
-    (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
-     smallest, largest, _) = _parse(buf, zero_based is False, labels, indptr, indices, data)
-    # tokens before an error are checked first: the first fault in the file is reported
-    if n_fallback:
-        _parse_fallback(path, buf, fallback[:n_fallback], labels, data, first_line)
-    if status:
-        message = _FIXES[status].format(tok=_token(buf, err_start, err_end), max=_INDEX_MAX)
-        raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
+    fallback = np.empty((min(n_lines + n_pairs, FALLBACK_TOKENS), 3), np.int64)
+    n_rows = nnz = pos = 0
+    smallest, largest = _INDEX_MAX + 1, -1
+    indptr[0] = 0
+    while True:  # more than one call only when the fallback tokens fill their array
+        part = buf[pos:]
+        (status, rows, k, line, err_start, err_end, _, n_fallback, low, high,
+         stop) = _parse(part, zero_based is False, labels[n_rows:], indptr[n_rows:],
+                        indices[nnz:], data[nnz:], fallback)
+        # tokens before an error are checked first: the first fault in the file is reported
+        if n_fallback:
+            _parse_fallback(path, part, fallback[:n_fallback], labels[n_rows:],
+                            data[nnz:], first_line)
+        if status == _FULL and rows == 0:  # one line with more such tokens: room for it
+            fallback = np.empty((2 * fallback.shape[0], 3), np.int64)
+            continue
+        if status and status != _FULL:
+            message = _FIXES[status].format(tok=_token(part, err_start, err_end),
+                                            max=_INDEX_MAX)
+            raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
+        indptr[n_rows:n_rows + rows + 1] += nnz
+        n_rows, nnz = n_rows + rows, nnz + k
+        smallest, largest = min(smallest, int(low)), max(largest, int(high))
+        if status != _FULL:
+            break
+        first_line += line
+        pos += stop
     indices = indices[:nnz] if nnz == n_pairs else indices[:nnz].copy()
     data = data[:nnz] if nnz == n_pairs else data[:nnz].copy()
     block = Block(labels[:n_rows].copy(), indptr[: n_rows + 1].copy(), indices, data,
@@ -724,6 +736,9 @@ class _Arrays:
         self.indptr = np.empty(rows + 1, np.int64)
         self.indices = np.empty(pairs, np.int64)
         self.data = np.empty(pairs, np.float64)
+        # a label a row and a value a pair: never full before the arrays (pages
+        # untouched, hence not resident, unless tokens go to float())
+        self.fallback = np.empty((rows + pairs, 3), np.int64)
 
     def grow(self):
         self.__init__(2 * self.indices.shape[0], 2 * self.labels.shape[0])
@@ -793,7 +808,7 @@ def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 22, reuse=0):
                 (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
                  smallest, largest, stop) = _parse(buf, one_based, arrays.labels,
                                                    arrays.indptr, arrays.indices,
-                                                   arrays.data)
+                                                   arrays.data, arrays.fallback)
                 if status == _FULL and n_rows == 0:
                     arrays.grow()  # a line with more values than the arrays hold
                     continue
