@@ -292,8 +292,11 @@ class InputFile:
                         raise UsageError(f"{self.path} changed while it was read: indices "
                                          f"from {block.smallest} to {block.largest}, the "
                                          f"survey saw {self.smallest} to {self.largest}")
+                if block.nnz and block.largest - shift >= n_features:  # not expected
+                    raise UsageError(f"{self.path}: index {block.largest} beyond the "
+                                     f"{n_features:,} features found before learning")
                 rows_before += block.n_rows
-                yield block.csr(shift, n_features)
+                yield block.csr(shift, n_features, views=True)  # no copy of the arrays
         else:
             yield from self._csv_blocks()
 
