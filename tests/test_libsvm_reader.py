@@ -535,3 +535,23 @@ def test_more_float_tokens_than_the_fallback_array_holds(tmp_path, monkeypatch, 
     lines[150] = "1 3:0.1000000000000000055511151231257827x"
     with pytest.raises(ValueError, match=r"line 151: value .* is not a number"):
         read_libsvm(write(tmp_path, "\n".join(lines) + "\n"))
+
+
+def test_streamed_block_csr_holds_the_ring_arrays(tmp_path):
+    """csr(views=True) gives the matrix scipy's constructor gives, holding the
+    block's own arrays (the constructor copies a block of the reused arrays)."""
+    from olearn.datasets.libsvm import libsvm_blocks
+    # long values: a block fills less than half of its arrays (room for 8 bytes a value)
+    text = "".join(f"{k % 2 * 2 - 1} {1 + k % 5}:{k / 7 + 1!r} {9 + k % 30}:{k / 3 + 1!r}\n"
+                   for k in range(400))
+    path = write(tmp_path, text)
+    for block in libsvm_blocks(path, "auto", 1 << 12, reuse=3):
+        data, indices = block.data, block.indices
+        X, y = block.csr(1, 40, views=True)
+        assert np.shares_memory(X.data, data) and np.shares_memory(X.indices, indices)
+        assert type(X) is sp.csr_matrix and X.indices.dtype == np.int64
+        Xc = sp.csr_matrix(sp.csr_array((data.copy(), indices.copy(),
+                                         block.indptr.copy()), shape=(block.n_rows, 40)))
+        assert (X != Xc).nnz == 0 and X.has_sorted_indices and X.has_canonical_format
+        assert not np.shares_memory(sp.csr_array((data, indices, block.indptr),
+                                                 shape=(block.n_rows, 40)).data, data)
