@@ -6,8 +6,10 @@ x 50,000 features, 75 nonzeros a row, unit-norm rows): with ``%g`` values
 repeated to about 790 MB; then measures
 
 1. **the reader**, CPU seconds of the reading thread per MB: the whole-file
-   reader (:func:`olearn.datasets.read_libsvm`, bytes to CSR) and the
-   streamed blocks the command line reads (``libsvm_blocks(reuse=...)``);
+   reader (:func:`olearn.datasets.read_libsvm`, bytes to CSR), the
+   streamed blocks the command line reads (``libsvm_blocks(reuse=...)``)
+   and the survey it reads a streamed training file by before learning
+   (``libsvm_survey``: rows, labels, index range; no value parsed);
 2. **the command line**, a fresh process each (wall, user and system CPU,
    peak resident memory from ``wait4``): ``olearn train FILE`` streamed (the
    default) and ``--in-memory`` on both files, ``olearn predict`` on the
@@ -47,7 +49,7 @@ try:
     import olearn  # noqa: F401
 except ModuleNotFoundError:  # run from a source tree without installing
     sys.path.insert(0, str(ROOT))
-from olearn.datasets.libsvm import libsvm_blocks, read_libsvm  # noqa: E402
+from olearn.datasets.libsvm import libsvm_blocks, libsvm_survey, read_libsvm  # noqa: E402
 
 
 # -- files ------------------------------------------------------------------------
@@ -93,7 +95,9 @@ def reader_rows(path, repeats):
     for name, read in [("read_libsvm (whole file to CSR)", lambda: read_libsvm(path)),
                        ("streamed blocks (olearn train's reader)",
                         lambda: sum(b.nnz for b in libsvm_blocks(path, "auto", 1 << 21,
-                                                                 reuse=5)))]:
+                                                                 reuse=5))),
+                       ("survey (olearn train's reading before the first update)",
+                        lambda: libsvm_survey(path))]:
         read()  # compiled code loaded, file in the page cache
         best = min(_thread_cpu(read) for _ in range(repeats))
         rows.append([name, f"{mb:,.0f}", f"{best:.2f}", f"{mb / best:,.0f}"])
@@ -278,7 +282,9 @@ def main(argv=None):
                     reader_rows(small, args.repeats), True), "",
               "CPU seconds of the thread that reads (best of "
               f"{args.repeats}), the file in the page cache: bytes to the CSR arrays, "
-              "values those of scikit-learn's `load_svmlight_file`.", ""]
+              "values those of scikit-learn's `load_svmlight_file`; the survey reads "
+              "each line's label and first and last index only (the rows, labels and "
+              "width `olearn train` needs before its first update).", ""]
     with tempfile.TemporaryDirectory() as tmp:
         rows = cli_rows(small, big, w7a, env, args.repeats, tmp)
     lines += ["## The command line: time and peak memory", "",

@@ -589,26 +589,33 @@ def test_streamed_csv_equals_fit_in_memory(tmp_path, tiny_blocks):
 
 
 def test_file_streamed_unless_in_memory(svm_file, monkeypatch):
-    """By default a file is streamed: read in blocks once to check it and once
-    per epoch; --in-memory parses it once, whole, and keeps it (unless it does
-    not fit in half the memory left: then it is streamed)."""
+    """By default a file is streamed: surveyed once (rows, labels, index
+    range; its values not parsed), then parsed in blocks once per epoch;
+    --in-memory parses it once, whole, and keeps it (unless it does not fit
+    in half the memory left: then it is streamed)."""
     from olearn.datasets import libsvm
-    whole, streams = [], []
+    whole, streams, surveys = [], [], []
     real_whole, real_blocks = libsvm.parse_block, libsvm.libsvm_blocks
+    real_survey = libsvm.libsvm_survey
     monkeypatch.setattr(libsvm, "parse_block",
                         lambda *a, **k: whole.append(1) or real_whole(*a, **k))
     monkeypatch.setattr(libsvm, "libsvm_blocks",
                         lambda *a, **k: streams.append(1) or real_blocks(*a, **k))
-    for mode, n_whole, n_streams in [([], 0, 3), (["--stream"], 0, 3),
-                                     (["--in-memory"], 1, 0)]:
+    monkeypatch.setattr(libsvm, "libsvm_survey",
+                        lambda *a, **k: surveys.append(1) or real_survey(*a, **k))
+    for mode, n_whole, n_streams, n_surveys in [([], 0, 2, 1), (["--stream"], 0, 2, 1),
+                                                (["--in-memory"], 1, 0, 0)]:
         whole.clear()
         streams.clear()
+        surveys.clear()
         assert run(["train", svm_file, "--n-epochs", "2", "--quiet", *mode])[0] == 0
-        assert (len(whole), len(streams)) == (n_whole, n_streams), mode
+        assert (len(whole), len(streams), len(surveys)) == (n_whole, n_streams,
+                                                            n_surveys), mode
     whole.clear()
+    surveys.clear()
     monkeypatch.setattr("olearn.cli._train.memory_left", lambda: 10_000)
     assert run(["train", svm_file, "--n-epochs", "2", "--quiet", "--in-memory"])[0] == 0
-    assert (len(whole), len(streams)) == (0, 3)
+    assert (len(whole), len(streams), len(surveys)) == (0, 2, 1)
 
 
 def test_in_memory_and_stream_refused_together(svm_file, capsys):
@@ -631,6 +638,32 @@ def test_streamed_errors_name_the_file_line(tmp_path, tiny_blocks, capsys):
         code, text = run(["train", path, *mode])
         assert code == 2 and f"{path}, line 48:" in error_line(capsys)
         assert "rounds" not in text
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("1 1:0.5 2:abc", "line 48: value 'abc' is not a number"),
+    ("1 1:0.5 2:nan", "row 48 has a feature value that is NaN"),
+    ("1 1:0.5 3:1e999", "row 48 has a feature value that is NaN"),
+    ("1 1:0.5 5:2 3:1", "line 48: feature '3:1' does not come after"),
+])
+def test_error_deep_in_a_streamed_file_writes_nothing(tmp_path, tiny_blocks, capsys, bad,
+                                                      message):
+    """A line the survey passes but the values refuse, late in a streamed file:
+    found by the learning pass, one line naming the file's line or row, exit
+    2, and neither the model nor the record written (the previous files kept)."""
+    lines = [f"{1 if k % 2 else -1} 1:0.5 2:{k}" for k in range(60)]
+    lines[47] = bad
+    path = tmp_path / "late.svm"
+    path.write_text("\n".join(lines) + "\n")
+    model, record = tmp_path / "m.npz", tmp_path / "r.npz"
+    model.write_bytes(b"previous model")
+    for mode in ([], ["--in-memory"]):
+        code, text = run(["train", path, "--save-model", model, "--save-record", record,
+                          *mode])
+        err = error_line(capsys)
+        assert code == 2 and str(path) in err and message in err, err
+        assert "rounds" not in text and "saved" not in text
+        assert model.read_bytes() == b"previous model" and not record.exists()
 
 
 def test_shuffle_reads_the_file_whole_and_memory_error_is_one_line(svm_file, monkeypatch,
@@ -810,9 +843,10 @@ def test_sigint_in_compiled_code_ends_cleanly(svm_file, tmp_path, monkeypatch, c
                                               where, stream_mode):
     model = tmp_path / "m.pkl"
     model.write_bytes(b"the previous model")
-    if where == "reader":       # the checking pass's parse, streamed or whole
-        monkeypatch.setattr("olearn.cli._data.InputFile.scan",
-                            _interrupted_in_compiled_code(KeyboardInterrupt()))
+    if where == "reader":       # the reading before learning: a survey, or a full parse
+        for method in ("scan", "survey"):
+            monkeypatch.setattr(f"olearn.cli._data.InputFile.{method}",
+                                _interrupted_in_compiled_code(KeyboardInterrupt()))
     else:
         monkeypatch.setattr(Perceptron, "partial_fit",
                             _interrupted_in_compiled_code(KeyboardInterrupt()))
@@ -849,16 +883,18 @@ def test_sigint_in_a_real_compiled_parse_ends_cleanly(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.5)
     deadline = time.time() + 120
-    # wait until the command line runs main (the reader has started)
+    # wait until the learning pass's reader parses: the survey reads the file once
+    # (no value parsed), then the reader thread reads it again
+    size = path.stat().st_size
     while time.time() < deadline and proc.poll() is None:
         try:
             with open(f"/proc/{proc.pid}/io") as io_stats:
                 read = int(next(x for x in io_stats if x.startswith("rchar")).split()[1])
         except OSError:
             break
-        if read > path.stat().st_size // 4:
+        if read > size + size // 8:
             break
-        time.sleep(0.05)
+        time.sleep(0.005)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=300)
     if proc.returncode == 0:

@@ -169,7 +169,7 @@ def test_hard_tokens_in_a_file_take_the_compiled_path(tmp_path):
     buf = np.frombuffer(path.read_bytes(), np.uint8)
     n = 2 * len(signed)
     result = _parse(buf, False, np.empty(n), np.empty(n + 1, np.int64),
-                    np.empty(n, np.int64), np.empty(n))
+                    np.empty(n, np.int64), np.empty(n), np.empty((2 * n, 3), np.int64))
     assert result[0] == 0 and result[7] == 2 * len(long)   # no error; float(): the long
     X, y = read_libsvm(path)
     Xs, ys = load_svmlight_file(str(path))

@@ -437,3 +437,121 @@ def test_block_errors_name_the_line_of_the_file(tmp_path):
     path = write(tmp_path, "\n".join(lines) + "\n")
     with pytest.raises(ValueError, match=r"line 91: feature '1:1'"):
         list(libsvm_blocks(path, "auto", 50))
+
+
+# --- libsvm_survey: rows, labels and index range without parsing the values -----------
+def _survey_of_reading(path):
+    """Rows, sorted distinct labels, smallest and largest index as the file
+    writes them, from scikit-learn's reading (zero_based=True: no shift)."""
+    X, y = load_svmlight_file(str(path), zero_based=True)
+    X = sp.csr_matrix(X)
+    return (X.shape[0], sorted(set(y.tolist())),
+            int(X.indices.min()) if X.nnz else None, int(X.indices.max()) if X.nnz else -1)
+
+
+@pytest.mark.parametrize("block_bytes", [64, 1 << 20])
+def test_survey_equals_the_full_reading(tmp_path, block_bytes):
+    """On files read_libsvm reads (blank lines, label-only rows, \\r\\n, tabs,
+    trailing blanks, explicit zeros, values off the exact path, a last line
+    without newline, lines longer than the buffer) the survey gives exactly
+    the rows, labels and index range of the full reading."""
+    from olearn.datasets.libsvm import libsvm_survey
+    rng = random.Random(7)
+    n_checked = 0
+    for case in range(60):
+        lines = []
+        for _ in range(rng.randint(1, 40)):
+            feats = sorted(rng.sample(range(0 if case % 2 else 1, 3000), rng.randint(0, 30)))
+            label = rng.choice(["1", "-1", "+1", "1.0", "2", "-1e0", "0"][:3 + case % 5])
+            sep = rng.choice([" ", "  ", "\t"])
+            lines.append(label + "".join(
+                f"{sep}{i}:{rng.choice(['1', '0', '-2.5e-3', '0.30000000000000004', 'inf', 'nan', '123456789012345678901'])}"
+                for i in feats) + rng.choice(["", " ", "\r", " \t"]))
+            if rng.random() < 0.1:
+                lines.append(rng.choice(["", "   ", "\r"]))
+        text = "\n".join(lines) + rng.choice(["", "\n"])
+        path = write(tmp_path, text)
+        found = libsvm_survey(path, block_bytes=block_bytes)
+        rows, labels, smallest, largest = _survey_of_reading(path)
+        assert found is not None, text
+        assert (found.n_rows, found.labels.tolist(), found.largest) == (rows, labels, largest)
+        assert found.has_index == (smallest is not None)
+        if smallest is not None:
+            assert found.smallest == smallest
+        assert found.n_bytes == len(text.encode())
+        n_checked += 1
+    assert n_checked == 60
+
+
+@pytest.mark.parametrize("text", [
+    "1 1:0.5\n# a comment\n-1 2:1\n", "1 1:0.5 # c:9\n", "1 qid:3 1:0.5\n",
+    "nan 1:1\n", "inf 1:1\n", "0x1 1:1\n", "1 1:1 1_0:1\n", "1 -1:1\n", "1 1:0.5 x:2\n",
+    "1 2:0.5 1:1\n", "1 1:0.5 2\n", "1 1:0.5 3:1:2\n",
+    "".join(f"{k} 1:1\n" for k in range(17)),    # more labels than the survey holds
+])
+def test_survey_declines_what_it_does_not_read(tmp_path, text):
+    """A comment, qid, a label off the exact path, an index that is not plain
+    digits, a last index below the first, a last token without ':', more
+    than 16 labels: None (the caller parses the file in full)."""
+    from olearn.datasets.libsvm import libsvm_survey
+    assert libsvm_survey(write(tmp_path, text)) is None
+
+
+def test_survey_of_compressed_and_large_files(tmp_path):
+    from olearn.datasets.libsvm import libsvm_survey
+    text = "".join(f"{k % 2 * 2 - 1} {1 + k % 5}:{k / 7!r} {10 + k % 3000}:1\n"
+                   for k in range(5000))
+    for name, data in [("a.svm.gz", gzip.compress(text.encode())),
+                       ("a.svm.bz2", bz2.compress(text.encode())), ("a.svm", text.encode())]:
+        path = write(tmp_path, data, name)
+        found = libsvm_survey(path, block_bytes=4096)
+        rows, labels, smallest, largest = _survey_of_reading(path)
+        assert (found.n_rows, found.labels.tolist(), found.smallest, found.largest) == (
+            rows, labels, smallest, largest)
+
+
+@pytest.mark.parametrize("capacity", [1, 3, 7, 1 << 16])
+def test_more_float_tokens_than_the_fallback_array_holds(tmp_path, monkeypatch, capacity):
+    """Tokens handed to float() (19+ digits, nan, inf) beyond the array that
+    holds them: read_libsvm's pass goes on in parts (a line with more of them
+    than the array holds included), the values those of scikit-learn, and an
+    error after a part names its line of the file."""
+    from olearn.datasets import libsvm
+    monkeypatch.setattr(libsvm, "FALLBACK_TOKENS", capacity)
+    rng = random.Random(3)
+    long = ["0.1000000000000000055511151231257827", "123456789012345678901", "inf",
+            "-1e-320", "0.5", "nan", "1.25"]
+    lines = []
+    for k in range(200):
+        feats = sorted(rng.sample(range(1, 40), rng.randint(0, 12)))
+        label = rng.choice(["1", "-1", "1.00000000000000000000001"])
+        lines.append(label + "".join(f" {i}:{rng.choice(long)}" for i in feats))
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    X, _ = assert_same(path)
+    assert np.isnan(X.data).sum() > min(capacity, 100)  # the array fills (but 1 << 16)
+    lines[150] = "1 3:0.1000000000000000055511151231257827 2:1"
+    with pytest.raises(ValueError, match=r"line 151: feature '2:1' does not come after"):
+        read_libsvm(write(tmp_path, "\n".join(lines) + "\n"))
+    lines[150] = "1 3:0.1000000000000000055511151231257827x"
+    with pytest.raises(ValueError, match=r"line 151: value .* is not a number"):
+        read_libsvm(write(tmp_path, "\n".join(lines) + "\n"))
+
+
+def test_streamed_block_csr_holds_the_ring_arrays(tmp_path):
+    """csr(views=True) gives the matrix scipy's constructor gives, holding the
+    block's own arrays (the constructor copies a block of the reused arrays)."""
+    from olearn.datasets.libsvm import libsvm_blocks
+    # long values: a block fills less than half of its arrays (room for 8 bytes a value)
+    text = "".join(f"{k % 2 * 2 - 1} {1 + k % 5}:{k / 7 + 1!r} {9 + k % 30}:{k / 3 + 1!r}\n"
+                   for k in range(400))
+    path = write(tmp_path, text)
+    for block in libsvm_blocks(path, "auto", 1 << 12, reuse=3):
+        data, indices = block.data, block.indices
+        X, y = block.csr(1, 40, views=True)
+        assert np.shares_memory(X.data, data) and np.shares_memory(X.indices, indices)
+        assert type(X) is sp.csr_matrix and X.indices.dtype == np.int64
+        Xc = sp.csr_matrix(sp.csr_array((data.copy(), indices.copy(),
+                                         block.indptr.copy()), shape=(block.n_rows, 40)))
+        assert (X != Xc).nnz == 0 and X.has_sorted_indices and X.has_canonical_format
+        assert not np.shares_memory(sp.csr_array((data, indices, block.indptr),
+                                                 shape=(block.n_rows, 40)).data, data)

@@ -9,19 +9,22 @@
 
 (also ``python -m olearn ...``), as SOL's ``sol_train`` and Vowpal Wabbit are
 used.  ``train`` first checks the learner, its parameters, the options and
-the output paths, then reads every input file once (LIBSVM, also gzipped,
-by the compiled reader of :mod:`olearn.datasets.libsvm`, value for value
-scikit-learn's ``load_svmlight_file``; or CSV with the label in the first
-column; the format is told from the first line) so that a bad value, a NaN,
-a third label or a test file wider than the training file is reported
-before learning.  Then the learner sees the rows in file order through
-``partial_fit`` in chunks whose sizes double from 1,024 up to
-``--chunk-size``.  By default a file is streamed: read in blocks by a
-reader thread (:mod:`olearn.cli._pipeline`) once to check it and once per
-epoch, memory flat in its size; ``--in-memory`` reads it whole once and keeps
-it (if its parsed form fits in half the memory left).  An error deep in a
-streamed file is found by the checking pass, before the first update: no
-model is learned or written from a file that turns out unusable.  The
+the output paths, then reads the input files for what the first update
+needs (LIBSVM, also gzipped, by the compiled reader of
+:mod:`olearn.datasets.libsvm`, value for value scikit-learn's
+``load_svmlight_file``; or CSV with the label in the first column; the
+format is told from the first line) so that a third label or a test file
+wider than the training file is reported before learning; the test file is
+read in full then (a bad value or a NaN in it too).  Then the learner sees
+the rows in file order through ``partial_fit`` in chunks whose sizes double
+from 1,024 up to ``--chunk-size``.  By default a file is streamed: a LIBSVM
+training file is surveyed (rows, labels, first and last index of each line;
+no value parsed), then read in blocks by a reader thread
+(:mod:`olearn.cli._pipeline`) once per epoch, memory flat in its size;
+``--in-memory`` reads it whole once and keeps it (if its parsed form fits in
+half the memory left).  An error deep in a streamed file (a bad value, a
+NaN) is found when the learning pass reaches it: one error line, and no
+model or record is written (they are saved after the last epoch).  The
 progress printed after each chunk (rows seen, mistakes, mistake rate,
 updates, seconds) is the learner's own running count.  ``--shuffle`` reads
 the whole file into memory and learns a new permutation every epoch.
@@ -137,8 +140,9 @@ def build_parser():
     t.add_argument("--in-memory", action="store_true",
                    help="read the file whole once and keep it for every epoch (if its "
                         "parsed form fits in half the memory left; else it is streamed). "
-                        "By default the file is streamed: read in blocks, once to check "
-                        "it and once per epoch, memory flat in its size")
+                        "By default the file is streamed: surveyed for its rows, labels "
+                        "and width, then read in blocks once per epoch (its values "
+                        "checked as they are learned), memory flat in its size")
     t.add_argument("--chunk-size", type=positive_int, default=65536,
                    help="largest number of rows per partial_fit call")
     t.add_argument("--test", help="held-out file scored with the final model")

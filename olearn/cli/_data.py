@@ -1,16 +1,22 @@
-"""Input files of ``olearn train``: their format, one checking pass, then blocks of rows.
+"""Input files of ``olearn train``: their format, what is known before learning, then blocks.
 
 A file is read in blocks (:data:`BLOCK_BYTES` of LIBSVM text, or
 :data:`BLOCK_ROWS` CSV lines), so memory stays flat in its size.  Before
-learning, every input file is read once (:meth:`InputFile.scan`): the
-format errors, non-finite values, the labels, the rows and the largest
-index are known before the first update, so that nothing is learned from a
-file that turns out unusable, and the training and test files are read in
-one index convention (as ``load_svmlight_files`` reads files together).
-The learning pass reads the file again (once per epoch).  Every value is
-parsed alone, so the blocks hold exactly the values of the whole-file
-readers: :func:`olearn.datasets.read_libsvm` (scikit-learn's
-``load_svmlight_file`` bit for bit) and ``numpy.loadtxt``.
+learning, the rows, the labels and the index range of every input file are
+known, so that the model has its width and its two classes at the first
+update and the training and test files are read in one index convention
+(as ``load_svmlight_files`` reads files together).  A streamed LIBSVM
+training file is only surveyed for them (:meth:`InputFile.survey`: the
+label and the first and last index of each line, not the values: a
+fraction of a parse); its values are parsed once, by the learning pass, and
+each block is checked there (a malformed line, a NaN or an infinity stops
+the command with the file's line or row before any model is written).
+Every other file (the test file, CSV, ``--in-memory``, ``--shuffle``, a
+file the survey cannot read: comments, ``qid``) is checked in full first
+(:meth:`InputFile.scan`).  Every value is parsed alone, so the blocks hold
+exactly the values of the whole-file readers:
+:func:`olearn.datasets.read_libsvm` (scikit-learn's ``load_svmlight_file``
+bit for bit) and ``numpy.loadtxt``.
 """
 import gzip
 import re
@@ -86,6 +92,8 @@ class InputFile:
         self.n_rows = 0
         self.labels = np.empty(0)
         self._kept = self._arrays = None
+        #: every value checked before learning (False: the learning pass checks them)
+        self.checked = False
 
     # -- the raw blocks ------------------------------------------------------
     def _libsvm_blocks(self, zero_based):
@@ -146,7 +154,7 @@ class InputFile:
         except (OSError, EOFError, UnicodeDecodeError) as err:
             raise UsageError(f"{self.path}: cannot read it: {err}") from None
 
-    # -- the checking pass ---------------------------------------------------
+    # -- before learning: the survey, or the checking pass --------------------
     def estimated_memory(self):
         """Bytes the file would take read whole, guessed from its size before
         reading it: the text (a compressed file taken as 6 times its size)
@@ -167,6 +175,29 @@ class InputFile:
             raise UsageError(message) from None
         except (OSError, EOFError) as err:
             raise UsageError(f"{self.path}: cannot decompress it: {err}") from None
+
+    def survey(self, zero_based):
+        """Learn the rows, labels and index range of a LIBSVM file without
+        parsing its values (:func:`~olearn.datasets.libsvm.libsvm_survey`);
+        the learning pass checks the values block by block.  A file the
+        survey does not read (or a one-based file with an index 0, an error
+        to report now) is checked in full instead (:meth:`scan`)."""
+        from olearn.datasets.libsvm import libsvm_survey
+        try:
+            found = libsvm_survey(self.path)
+        except (OSError, EOFError) as err:  # a truncated or corrupt .gz/.bz2
+            raise UsageError(f"{self.path}: cannot decompress it: {err}") from None
+        if found is None or (zero_based is False and found.smallest == 0):
+            self.scan(zero_based)
+            return
+        self._kept = self._arrays = None
+        self.n_rows, self.labels, self.n_bytes = found.n_rows, found.labels, found.n_bytes
+        self.nnz = int(found.has_index)  # the survey does not count the values
+        self.smallest = found.smallest if found.has_index else None
+        self.largest, self.n_columns = found.largest, None
+        self.checked = False
+        if self.n_rows == 0:
+            raise UsageError(f"{self.path}: no rows of data")
 
     def scan(self, zero_based, keep=False):
         """Read the whole file once: rows, labels, the index range (LIBSVM) or
@@ -206,6 +237,7 @@ class InputFile:
                     self._kept.append((X, y))
         self.n_rows = n_rows
         self.labels = np.array(sorted(labels))
+        self.checked = True
         if n_rows == 0:
             raise UsageError(f"{self.path}: no rows of data")
 
@@ -250,8 +282,21 @@ class InputFile:
         if self._kept is not None:
             yield self._whole(shift, n_features)
         elif self.format == "libsvm":
+            rows_before = 0
             for block in self._libsvm_blocks(zero_based):
-                yield block.csr(shift, n_features)
+                if not self.checked:  # surveyed only: its values are checked here
+                    self._check_finite(block.labels, block.data, block.indptr,
+                                       rows_before)
+                    if block.nnz and (block.smallest < self.smallest
+                                      or block.largest > self.largest):
+                        raise UsageError(f"{self.path} changed while it was read: indices "
+                                         f"from {block.smallest} to {block.largest}, the "
+                                         f"survey saw {self.smallest} to {self.largest}")
+                if block.nnz and block.largest - shift >= n_features:  # not expected
+                    raise UsageError(f"{self.path}: index {block.largest} beyond the "
+                                     f"{n_features:,} features found before learning")
+                rows_before += block.n_rows
+                yield block.csr(shift, n_features, views=True)  # no copy of the arrays
         else:
             yield from self._csv_blocks()
 

@@ -32,7 +32,7 @@ def _rows(data, n_features, shift):
                     f"feature {block.largest} but the model has {n_features} features "
                     "(a feature never seen in training adds nothing: drop it, or train "
                     "with --n-features)")
-            X, _ = block.csr(shift, n_features)
+            X, _ = block.csr(shift, n_features, views=True)  # checked above: no copy
             yield X, row
             row += block.n_rows
     else:

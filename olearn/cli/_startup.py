@@ -11,7 +11,7 @@ scikit-learn's checks that look for pandas in ``sys.modules`` (is ``X`` a
 DataFrame?) see that it is not loaded, which is true.
 
 :func:`compile_ahead` is ``olearn compile``: it builds numba's on-disk cache
-of the LIBSVM reader and of the named learners' passes (``fit`` and
+of the LIBSVM reader (and its survey) and of the named learners' passes (``fit`` and
 ``partial_fit`` on a few dense and CSR rows typed as the command line reads
 them, then ``predict``), so that the first ``olearn train`` only loads them.
 """
@@ -110,14 +110,16 @@ def compile_ahead(names, out):
 
     import numpy as np
 
-    from olearn.datasets.libsvm import read_libsvm
+    from olearn.datasets.libsvm import libsvm_survey, read_libsvm
 
     from ._learners import make_learner
     from ._train import row_block
     failed = []
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        X, y = read_libsvm(_tiny_files(Path(folder)))
+        path = _tiny_files(Path(folder))
+        X, y = read_libsvm(path)
+        libsvm_survey(path)  # what a streamed training file is read by before learning
         print(f"{'LIBSVM reader':<28} {time.perf_counter() - start:8.2f} s", file=out,
               flush=True)
     dense = np.ascontiguousarray(X.toarray())

@@ -1,10 +1,16 @@
-"""``olearn train``: check everything, then learn the file in chunks, then test and save.
+"""``olearn train``: check what can be, then learn the file in chunks, then test and save.
 
 The order is what keeps a mistake from costing a run: the learner and its
 parameters, the options and the output paths are checked before any file is
-read; every input file is read once (:meth:`~olearn.cli._data.InputFile.scan`)
-before the first update -- format, NaN, labels, widths, the memory a full
-covariance needs; the model is saved before the test file is scored.
+read; before the first update the labels and widths of every input file
+are known and checked (a third label, a test file wider than the training
+file, the memory a full covariance needs).  A streamed LIBSVM training file
+is surveyed for them (:meth:`~olearn.cli._data.InputFile.survey`, the values
+not parsed) and its values are checked as they are learned: a bad line
+stops the command before anything is written, since the model and the
+record are saved only after the last epoch.  Every other input file is read
+once in full first (:meth:`~olearn.cli._data.InputFile.scan`).  The model is
+saved before the test file is scored.
 """
 import time
 
@@ -216,9 +222,14 @@ def train(args, out):
     test_file = InputFile(args.test, args.format, "test file") if args.test else None
     left = memory_left() if args.in_memory else None
     for f in (train_file, test_file):
-        if f is not None:  # streamed unless --in-memory asks (and the file fits)
-            f.scan(zero_based, keep=args.in_memory and (
-                left is None or f.estimated_memory() < left / 2))
+        if f is None:
+            continue
+        keep = args.in_memory and (left is None or f.estimated_memory() < left / 2)
+        if (f is train_file and f.format == "libsvm" and online and not keep
+                and not args.shuffle):
+            f.survey(zero_based)  # streamed: its values are checked as they are learned
+        else:  # streamed unless --in-memory asks (and the file fits)
+            f.scan(zero_based, keep=keep)
     shift = train_file.shift(zero_based, [test_file] if test_file else [])
     n_features = check_widths(args, train_file, test_file, shift)
     classes = check_labels(train_file, test_file)

@@ -42,16 +42,17 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .._intrinsics import element_pointer
 from ._decimal import clinger, eisel_lemire
 
-__all__ = ["libsvm_blocks", "read_libsvm"]
+__all__ = ["libsvm_blocks", "libsvm_survey", "read_libsvm"]
 
 _INDEX_MAX = 2**31 - 1  # scikit-learn stores a line's indices in a C int
 
 # status codes of the compiled pass (0: success)
 _NO_COLON, _BAD_INDEX, _NEGATIVE, _ZERO_ONE_BASED, _UNSORTED, _TOO_LARGE, _QID = range(1, 8)
 _FULL = 8  # the output arrays are full (not an error: parse on into new ones)
+#: tokens for Python's float() held at a time by read_libsvm (more: its pass goes on in parts)
+FALLBACK_TOKENS = 1 << 16
 
 # byte classes: what ends a token (scikit-learn cuts each line at its first '#',
 # then splits it on bytes.split()'s whitespace: space, \t, \n, \v, \f, \r)
@@ -62,7 +63,7 @@ _CLASS[10] = _NEWLINE
 _CLASS[35] = _HASH
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _token_end(buf, i, n):
     while i < n and _CLASS[buf[i]] == _OTHER:
         i += 1
@@ -70,13 +71,28 @@ def _token_end(buf, i, n):
 
 
 @intrinsic
+def _bytes_at(typingctx, array):
+    """The address of the uint8 ``array``'s first byte, as a pointer that
+    indexes like the array (``p[i]``) without its reference count: the
+    compiled pass reads the text through it.  Each use of the array itself in
+    an inlined helper cost an atomic increment and decrement of its count,
+    half of the reader's time.  The caller keeps the array alive."""
+    sig = types.CPointer(types.uint8)(array)
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return sig, codegen
+
+
+@intrinsic
 def _load8(typingctx, buf, i):
-    """The 8 bytes ``buf[i:i + 8]`` as one little-endian uint64 (an unaligned
-    load; the caller checks ``i + 8 <= len(buf)``)."""
+    """The 8 bytes ``buf[i:i + 8]`` (``buf`` from :func:`_bytes_at`) as one
+    little-endian uint64 (an unaligned load; the caller checks ``i + 8 <=
+    len(buf)``)."""
     sig = types.uint64(buf, i)
 
     def codegen(context, builder, sig, args):
-        ptr = element_pointer(context, builder, sig, args)
+        ptr = builder.gep(args[0], [args[1]])
         return builder.load(builder.bitcast(ptr, ir.IntType(64).as_pointer()), align=1)
     return sig, codegen
 
@@ -167,8 +183,8 @@ def _scan_digits(buf, i, n, mantissa, n_significant, exact):
     return i, i - start, mantissa, n_significant, exact
 
 
-@njit(cache=True)  # a call LLVM may inline: inlined by numba (twice), it doubled the compile time
-def _scan_float(buf, i, n):
+@njit(cache=True)  # a call (inlined, _parse compiled 0.8 s longer): ``buf`` is a pointer,
+def _scan_float(buf, i, n):  # so the call counts no reference (an array's count: half the time)
     """Read the token at ``i``: ``(ok, value, end)``.
 
     ``ok``: the token is a plain decimal on Clinger's exact path and ``value`` is
@@ -269,34 +285,25 @@ def _scan_index(buf, i, n):
     return 0, value, i
 
 
-@njit(cache=True)
-def _grow(fallback):
-    """``fallback`` in an array twice as long.  The copy is a loop: a slice
-    assignment compiles numba's shape-mismatch message (its string
-    formatting), 6.8 of the 20 s that compiling the reader took."""
-    bigger = np.empty((2 * fallback.shape[0], 3), np.int64)
-    for k in range(fallback.shape[0]):
-        bigger[k, 0] = fallback[k, 0]
-        bigger[k, 1] = fallback[k, 1]
-        bigger[k, 2] = fallback[k, 2]
-    return bigger
-
-
 @njit(cache=True, nogil=True)
-def _parse(buf, one_based, labels, indptr, indices, data):
-    """One pass over the bytes ``buf`` (whole lines), without the GIL (a reader thread parses while the main
+def _parse(text, one_based, labels, indptr, indices, data, fallback):
+    """One pass over the bytes ``text`` (whole lines), without the GIL (a reader thread parses while the main
     thread learns).
 
     Returns ``(status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
     smallest, largest, end)``: ``fallback[k] = (slot, start, end)`` is a token for
     Python's ``float()`` (``slot >= 0``: ``data[slot]``, else ``labels[-slot - 1]``);
     on an error, ``line`` and the token's byte range say where.  When the
-    arrays fill up (``status == _FULL``), the rows parsed are those before the
-    line that did not fit, which starts at ``end`` (``line`` lines were read).
+    arrays (``fallback`` included) fill up (``status == _FULL``), the rows
+    parsed are those before the line that did not fit, which starts at
+    ``end`` (``line`` lines were read).  ``fallback`` is the caller's, never
+    replaced here: an array variable that a loop may rebind is counted
+    (an atomic increment and decrement) on every token.
     """
-    n = buf.shape[0]
-    fallback = np.empty((1024, 3), np.int64)
+    n = text.shape[0]
+    buf = _bytes_at(text)  # read through a pointer: no reference counting per token
     n_fallback = 0
+    fallback_capacity = fallback.shape[0]
     row = 0
     nnz = 0
     line = 0
@@ -321,18 +328,10 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                 break
             start = i
             n_tokens += 1
-            if n_tokens == 1:  # the label
-                ok, value, i = _scan_float(buf, i, n)
-                labels[row] = value
-                if not ok:
-                    if n_fallback == fallback.shape[0]:
-                        fallback = _grow(fallback)
-                    fallback[n_fallback, 0] = -row - 1
-                    fallback[n_fallback, 1] = start
-                    fallback[n_fallback, 2] = i
-                    n_fallback += 1
-                continue
-            if (n_tokens == 2 and i + 2 < n and buf[i] == 113 and buf[i + 1] == 105
+            if n_tokens == 1:  # the label: read by the one call of _scan_float below
+                slot = -row - 1
+                value_start = i
+            elif (n_tokens == 2 and i + 2 < n and buf[i] == 113 and buf[i + 1] == 105
                     and buf[i + 2] == 100):  # 'qid...', skipped as scikit-learn does
                 i = _token_end(buf, i, n)
                 colon = start
@@ -342,36 +341,43 @@ def _parse(buf, one_based, labels, indptr, indices, data):
                     return (_QID, row, nnz, line, start, i, fallback, n_fallback,
                             smallest, largest, i)
                 continue
-            status, idx, i = _scan_index(buf, i, n)
-            if status == 0 and one_based and idx == 0:
-                status = _ZERO_ONE_BASED
-            if status == 0 and idx <= previous:
-                status = _UNSORTED
-            if status != 0:
-                i = _token_end(buf, i, n)
-                return (status, row, nnz, line, start, i, fallback, n_fallback,
-                        smallest, largest, i)
-            if nnz == capacity:  # the line does not fit: undone, for the next call
-                nnz = indptr[row]
-                return (_FULL, row, nnz, line - 1, 0, 0, fallback, line_fallback,
-                        line_smallest, line_largest, line_start)
-            previous = idx
-            if idx < smallest:
-                smallest = idx
-            if idx > largest:
-                largest = idx
-            indices[nnz] = idx
-            value_start = i + 1
+            else:
+                status, idx, i = _scan_index(buf, i, n)
+                if status == 0 and one_based and idx == 0:
+                    status = _ZERO_ONE_BASED
+                if status == 0 and idx <= previous:
+                    status = _UNSORTED
+                if status != 0:
+                    i = _token_end(buf, i, n)
+                    return (status, row, nnz, line, start, i, fallback, n_fallback,
+                            smallest, largest, i)
+                if nnz == capacity:  # the line does not fit: undone, for the next call
+                    nnz = indptr[row]
+                    return (_FULL, row, nnz, line - 1, 0, 0, fallback, line_fallback,
+                            line_smallest, line_largest, line_start)
+                previous = idx
+                if idx < smallest:
+                    smallest = idx
+                if idx > largest:
+                    largest = idx
+                indices[nnz] = idx
+                slot = nnz
+                value_start = i + 1
+            # one call site: the label or the value after the ':'
             ok, value, i = _scan_float(buf, value_start, n)
-            data[nnz] = value
+            if slot < 0:
+                labels[row] = value
+            else:
+                data[nnz] = value
+                nnz += 1
             if not ok:
-                if n_fallback == fallback.shape[0]:
-                    fallback = _grow(fallback)
-                fallback[n_fallback, 0] = nnz
+                if n_fallback == fallback_capacity:  # the line undone, for the next call
+                    return (_FULL, row, indptr[row], line - 1, 0, 0, fallback,
+                            line_fallback, line_smallest, line_largest, line_start)
+                fallback[n_fallback, 0] = slot
                 fallback[n_fallback, 1] = value_start
                 fallback[n_fallback, 2] = i
                 n_fallback += 1
-            nnz += 1
         if n_tokens:
             row += 1
             indptr[row] = nnz
@@ -379,6 +385,132 @@ def _parse(buf, one_based, labels, indptr, indices, data):
             i += 1
         i += 1
     return 0, row, nnz, line, 0, 0, fallback, n_fallback, smallest, largest, min(i, n)
+
+
+_NEWLINES = np.uint64(0x0A0A0A0A0A0A0A0A)
+_HASHES = np.uint64(0x2323232323232323)
+_ONES = np.uint64(0x0101010101010101)
+
+
+@njit(inline="always")
+def _line_end(buf, i, n):
+    """The first ``\\n`` or ``#`` at or after ``i`` (``n`` if none): eight
+    bytes at a time, a zero byte of ``word ^ '\\n'`` or ``word ^ '#'`` found
+    by ``(v - 0x01..) & ~v & 0x80..`` (exact for the lowest zero byte)."""
+    while i + 8 <= n:
+        w = _load8(buf, i)
+        a = w ^ _NEWLINES
+        b = w ^ _HASHES
+        t = (((a - _ONES) & ~a) | ((b - _ONES) & ~b)) & _HIGHS
+        if t:
+            return i + np.int64(_ctz(t) >> np.uint64(3))
+        i += 8
+    while i < n and buf[i] != 10 and buf[i] != 35:
+        i += 1
+    return i
+
+
+_UNUSUAL = 1  # a status of _survey: a line it does not read (the full parse decides)
+
+
+@njit(cache=True, nogil=True)
+def _survey(text, label_spans):
+    """What must be known of a LIBSVM text before the first update, read
+    without parsing its values: ``(status, n_rows, n_labels, smallest,
+    largest)``; ``label_spans[:n_labels]`` are the ``(start, end)`` byte
+    ranges of the distinct label tokens (as text: the caller converts them).
+
+    A line's indices increase (the full parse refuses a line where they do
+    not), so its smallest index is its first and its largest its last: the
+    label and the first ``index:`` are read, then the line is skipped eight
+    bytes at a time to its end, and the last index is read backwards from
+    there.  ``status`` is ``_UNUSUAL`` for anything this does not read the
+    way the full parse would (a comment, ``qid``, an index that is not plain
+    digits, more distinct label tokens than ``label_spans`` holds): the
+    caller then parses the file in full instead.  No number is converted
+    here (a small function: quick to compile on a first run)."""
+    n = text.shape[0]
+    buf = _bytes_at(text)
+    n_rows = 0
+    n_labels = 0
+    smallest = np.int64(_INDEX_MAX + 1)
+    largest = np.int64(-1)
+    i = 0
+    while i < n:
+        while i < n and _CLASS[buf[i]] == _SPACE:
+            i += 1
+        if i >= n:
+            break
+        if buf[i] == 10:  # a blank line
+            i += 1
+            continue
+        if buf[i] == 35:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        start = i
+        i = _token_end(buf, i, n)
+        length = i - start
+        k = 0
+        while k < n_labels:
+            a = label_spans[k, 0]
+            if label_spans[k, 1] - a == length:
+                m = 0
+                while m < length and buf[a + m] == buf[start + m]:
+                    m += 1
+                if m == length:
+                    break
+            k += 1
+        if k == n_labels:
+            if n_labels == label_spans.shape[0]:
+                return _UNUSUAL, n_rows, n_labels, smallest, largest
+            label_spans[n_labels, 0] = start
+            label_spans[n_labels, 1] = i
+            n_labels += 1
+        n_rows += 1
+        while i < n and _CLASS[buf[i]] == _SPACE:
+            i += 1
+        if i >= n or buf[i] == 10:  # a row without features
+            i += 1
+            continue
+        first = np.int64(0)
+        n_digits = 0
+        while i < n and 48 <= buf[i] <= 57 and n_digits < 11:
+            first = first * 10 + (np.int64(buf[i]) - 48)
+            n_digits += 1
+            i += 1
+        if n_digits == 0 or i >= n or buf[i] != 58 or first > _INDEX_MAX:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        colon = i
+        end = _line_end(buf, colon, n)
+        if end < n and buf[end] == 35:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        k = end - 1
+        while k > colon and _CLASS[buf[k]] == _SPACE:
+            k -= 1
+        while k > colon and buf[k] != 58 and _CLASS[buf[k]] == _OTHER:
+            k -= 1
+        if buf[k] != 58:  # the last token has no ':'
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        last = first
+        if k > colon:
+            last = np.int64(0)
+            scale = np.int64(1)
+            k -= 1
+            n_digits = 0
+            while k > colon and 48 <= buf[k] <= 57 and n_digits < 10:
+                last += scale * (np.int64(buf[k]) - 48)
+                scale *= 10
+                n_digits += 1
+                k -= 1
+            if n_digits == 0 or _CLASS[buf[k]] != _SPACE or last > _INDEX_MAX:
+                return _UNUSUAL, n_rows, n_labels, smallest, largest
+        if last < first:
+            return _UNUSUAL, n_rows, n_labels, smallest, largest
+        if first < smallest:
+            smallest = first
+        if last > largest:
+            largest = last
+        i = end + 1
+    return 0, n_rows, n_labels, smallest, largest
 
 
 def _read_bytes(path: Path) -> np.ndarray:
@@ -491,13 +623,27 @@ class Block:
     def nnz(self):
         return self.indices.shape[0]
 
-    def csr(self, shift, n_features):
+    def csr(self, shift, n_features, views=False):
         """``(X, y)``: the indices moved down by ``shift`` (0 or 1), ``X`` of
-        ``n_features`` columns, as :func:`read_libsvm` builds it."""
+        ``n_features`` columns, as :func:`read_libsvm` builds it.
+
+        ``views=True`` (the streamed blocks): ``X`` holds the block's arrays
+        themselves, set on an empty matrix as ``olearn.cli._train.row_block``
+        does.  scipy's constructor would copy ``data`` and ``indices`` (its
+        ``prune`` copies a view of less than half its array, as a block is of
+        the ring's arrays): 240 MB of new pages for the 297 MB benchmark file.
+        The compiled pass made the structure valid; ``n_features`` must
+        exceed the largest index (the caller checked it)."""
         if shift:
             self.indices -= shift
             self.smallest -= shift
             self.largest -= shift
+        if views:
+            cls = sp.csr_matrix if _sparse_interface() == "spmatrix" else sp.csr_array
+            X = cls((self.n_rows, int(n_features)), dtype=np.float64)
+            X.data, X.indices, X.indptr = self.data, self.indices, self.indptr
+            X.has_sorted_indices = True
+            return X, self.labels
         # as scikit-learn: csr_array keeps the int64 indices, then its sparse interface
         X = sp.csr_array((self.data, self.indices, self.indptr),
                          shape=(self.n_rows, int(n_features)))
@@ -517,14 +663,33 @@ def parse_block(buf, path, zero_based, first_line=1):
     indptr = np.empty(n_lines + 1, np.int64)
     indices = np.empty(n_pairs, np.int64)
     data = np.empty(n_pairs, np.float64)
-    (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
-     smallest, largest, _) = _parse(buf, zero_based is False, labels, indptr, indices, data)
-    # tokens before an error are checked first: the first fault in the file is reported
-    if n_fallback:
-        _parse_fallback(path, buf, fallback[:n_fallback], labels, data, first_line)
-    if status:
-        message = _FIXES[status].format(tok=_token(buf, err_start, err_end), max=_INDEX_MAX)
-        raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
+    fallback = np.empty((min(n_lines + n_pairs, FALLBACK_TOKENS), 3), np.int64)
+    n_rows = nnz = pos = 0
+    smallest, largest = _INDEX_MAX + 1, -1
+    indptr[0] = 0
+    while True:  # more than one call only when the fallback tokens fill their array
+        part = buf[pos:]
+        (status, rows, k, line, err_start, err_end, _, n_fallback, low, high,
+         stop) = _parse(part, zero_based is False, labels[n_rows:], indptr[n_rows:],
+                        indices[nnz:], data[nnz:], fallback)
+        # tokens before an error are checked first: the first fault in the file is reported
+        if n_fallback:
+            _parse_fallback(path, part, fallback[:n_fallback], labels[n_rows:],
+                            data[nnz:], first_line)
+        if status == _FULL and rows == 0:  # one line with more such tokens: room for it
+            fallback = np.empty((2 * fallback.shape[0], 3), np.int64)
+            continue
+        if status and status != _FULL:
+            message = _FIXES[status].format(tok=_token(part, err_start, err_end),
+                                            max=_INDEX_MAX)
+            raise ValueError(f"{path}, line {line + first_line - 1}: {message}")
+        indptr[n_rows:n_rows + rows + 1] += nnz
+        n_rows, nnz = n_rows + rows, nnz + k
+        smallest, largest = min(smallest, int(low)), max(largest, int(high))
+        if status != _FULL:
+            break
+        first_line += line
+        pos += stop
     indices = indices[:nnz] if nnz == n_pairs else indices[:nnz].copy()
     data = data[:nnz] if nnz == n_pairs else data[:nnz].copy()
     block = Block(labels[:n_rows].copy(), indptr[: n_rows + 1].copy(), indices, data,
@@ -601,6 +766,9 @@ class _Arrays:
         self.indptr = np.empty(rows + 1, np.int64)
         self.indices = np.empty(pairs, np.int64)
         self.data = np.empty(pairs, np.float64)
+        # a label a row and a value a pair: never full before the arrays (pages
+        # untouched, hence not resident, unless tokens go to float())
+        self.fallback = np.empty((rows + pairs, 3), np.int64)
 
     def grow(self):
         self.__init__(2 * self.indices.shape[0], 2 * self.labels.shape[0])
@@ -670,7 +838,7 @@ def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 22, reuse=0):
                 (status, n_rows, nnz, line, err_start, err_end, fallback, n_fallback,
                  smallest, largest, stop) = _parse(buf, one_based, arrays.labels,
                                                    arrays.indptr, arrays.indices,
-                                                   arrays.data)
+                                                   arrays.data, arrays.fallback)
                 if status == _FULL and n_rows == 0:
                     arrays.grow()  # a line with more values than the arrays hold
                     continue
@@ -690,6 +858,70 @@ def libsvm_blocks(path, zero_based="auto", block_bytes=1 << 22, reuse=0):
             first_line += line
             pos += stop
             k += 1
+
+
+class Survey:
+    """What :func:`libsvm_survey` found: ``n_rows``, the distinct ``labels``
+    (sorted), whether any row has an index (``has_index``), the ``smallest``
+    and ``largest`` index (as the file writes them), ``n_bytes``."""
+
+    def __init__(self, n_rows, labels, smallest, largest, n_bytes):
+        self.n_rows, self.labels, self.n_bytes = n_rows, labels, n_bytes
+        self.has_index = largest >= 0
+        self.smallest, self.largest = int(smallest), int(largest)
+
+
+def libsvm_survey(path, block_bytes=1 << 23, max_labels=16):
+    """The rows, labels and index range of a LIBSVM file without parsing its
+    values (several times faster than :func:`libsvm_blocks`): a
+    :class:`Survey`, or None if a line is one the survey does not read (a
+    comment, ``qid``, a label that is not a finite number, more than
+    ``max_labels`` distinct label tokens, an index that is not plain digits): then parse
+    the file to know.  On a file :func:`read_libsvm` reads, the survey's
+    rows, labels and indices are exactly that reading's; a line the full
+    parse refuses (bad values, unsorted indices) may pass the survey."""
+    path = Path(path)
+    spans = np.empty((max_labels, 2), np.int64)
+    found = set()  # the distinct label tokens, as bytes
+    n_rows, smallest, largest, n_bytes = 0, _INDEX_MAX + 1, -1, 0
+    text = bytearray(max(block_bytes, 64))
+    view = memoryview(text)
+    filled = 0
+    eof = False
+    with open_bytes(path) as f:
+        while not eof:
+            got = _read_into(f, view[filled:])
+            eof = got < len(text) - filled
+            filled += got
+            end = filled if eof else text.rfind(b"\n", 0, filled) + 1
+            if end == 0:  # a line longer than the buffer
+                view.release()
+                text.extend(bytearray(len(text)))
+                view = memoryview(text)
+                continue
+            buf = np.frombuffer(text, np.uint8)[:end]
+            buf.flags.writeable = False
+            status, rows, n_labels, low, high = _survey(buf, spans)
+            del buf
+            if status:
+                return None
+            found.update(bytes(text[a:b]) for a, b in spans[:n_labels].tolist())
+            if len(found) > max_labels:
+                return None
+            n_rows += rows
+            smallest, largest = min(smallest, int(low)), max(largest, int(high))
+            n_bytes += end
+            tail = filled - end
+            text[:tail] = text[end:filled]
+            filled = tail
+    view.release()
+    try:  # float(), as scikit-learn reads a label (the compiled pass: the same values)
+        labels = {float(token) for token in found}
+    except ValueError:
+        return None
+    if not all(np.isfinite(v) for v in labels):
+        return None
+    return Survey(n_rows, np.array(sorted(labels)), smallest, largest, n_bytes)
 
 
 def _sparse_interface() -> str:
