@@ -214,9 +214,17 @@ def checked_scores(estimator, scores):
 
 
 def compiled_rows(X):
-    """The form compiled loops take: a dense C array or a CSR triple."""
+    """The form compiled loops take: a dense C array or a CSR triple.
+
+    A dense ``X`` goes in as a read-only view (no copy): numba compiles a loop
+    apart for a writable and for a read-only array (scikit-learn's checks pass
+    read-only memory maps), so one type for both halves the loops compiled for
+    dense rows, and the type checks that no loop writes into ``X``."""
     if sp.issparse(X):
         return (X.data, X.indices, X.indptr)
+    if X.flags.writeable:
+        X = X.view()
+        X.flags.writeable = False
     return X
 
 
