@@ -280,31 +280,72 @@ def sweep_lines(rows, notes):
         reach = [r["n"] for r in mine if r["epochs"] / r["serial"] <= TARGET]
         reach_sent = [r["n"] for r in mine if r["sent"] / r["serial"] <= TARGET]
         reach_files = [r["n"] for r in mine if r["files"] / r["serial"] <= TARGET]
-        big = mine[-1]
-        # per row of a shard on a worker, and placing per row, at the largest size
-        c_w = big["compute"] * SHARDS / big["n"]
-        place = (big["sent"] - big["epochs"]) / big["n"]
-        place_f = (big["files"] - big["f_epochs"]) / big["n"]
-        refined = (EPOCHS * o / (TARGET * c - c_w / SHARDS)
-                   if TARGET * c > c_w / SHARDS else None)
         say = lambda found: f"{found[0]:,} rows" if found else "none of the sizes run"  # noqa: E731
+        # every figure below from the table's columns, each size against the serial fit of
+        # the same size (the serial time per row is not constant across sizes under load):
+        # a worker's compute = the epochs less E times the median overhead per epoch, and
+        # placing = the whole fit less the epochs (for the files, less the epochs of the
+        # sent run, the only epochs the table shows)
+        per_size = []
+        for r in mine:
+            compute = r["epochs"] - EPOCHS * r["overhead"]
+            per_size.append(
+                f"{r['n']:,}: compute {compute / r['serial']:.3f}x serial, placing "
+                f"{(r['sent'] - r['epochs']) / r['n'] * 1e9:.0f} ns (sent) and "
+                f"{(r['files'] - r['epochs']) / r['n'] * 1e9:.0f} ns (files) per row")
+        big = mine[-1]
+        c_n = big["serial"] / big["n"]                   # serial per row at the largest size
+        c_w = (big["epochs"] - EPOCHS * big["overhead"]) * SHARDS / big["n"]
+        place = (big["sent"] - big["epochs"]) / big["n"]
+        place_f = (big["files"] - big["epochs"]) / big["n"]
+        refined = (EPOCHS * o / (TARGET * c_n - c_w / SHARDS)
+                   if TARGET * c_n > c_w / SHARDS else None)
         lines.append(
             f"- {name}: model with c = {c * 1e9:.0f} ns per row (5 epochs, serial, at "
             f"{mine[0]['n']:,} rows) and o = {o * 1e3:.1f} ms per epoch: break-even "
             f"n* = E o / (c (0.65 - 1/S)) = {n_star:,.0f} rows. Measured, the smallest "
             f"size whose IPM epochs reach 0.65x serial: {say(reach)}; the whole fit, "
             f"shards sent: {say(reach_sent)}; workers reading files: {say(reach_files)}. "
-            f"At {big['n']:,} rows a worker's compute is {c_w * 1e9:.0f} ns per row of "
-            f"its shard ({c_w / c:.2f} c: {'slower' if c_w > c else 'faster'} than the "
-            f"serial pass per row), so the epochs tend to {c_w / (SHARDS * c):.2f}x "
-            f"serial for large n"
-            + (f" and reach 0.65x from n = E o / (0.65 c - c_w/S) = {refined:,.0f} rows"
+            f"Per size (compute: IPM epochs less {EPOCHS} overheads, over the serial fit of "
+            f"that size): {'; '.join(per_size)}. At {big['n']:,} rows, against the serial "
+            f"fit of that size (c_n = {c_n * 1e9:.0f} ns per row), a worker's compute is "
+            f"{c_w * 1e9:.0f} ns per row of its shard ({c_w / c_n:.2f} c_n: "
+            f"{'slower' if c_w > c_n else 'faster'} than the serial pass per row), so the "
+            f"epochs tend to c_w / (S c_n) = {c_w / (SHARDS * c_n):.3f}x serial for large n"
+            + (f" and reach 0.65x from n = E o / (0.65 c_n - c_w/S) = {refined:,.0f} rows"
                if refined else ", above 0.65x at any n")
             + f"; placing costs {place * 1e9:.0f} ns per row sent and {place_f * 1e9:.0f} "
             f"ns per row read from a file, so the whole fit tends to "
-            f"{(c_w / SHARDS + place) / c:.2f}x (sent) and "
-            f"{(c_w / SHARDS + place_f) / c:.2f}x (files) serial.")
+            f"{(c_w / SHARDS + place) / c_n:.2f}x (sent) and "
+            f"{(c_w / SHARDS + place_f) / c_n:.2f}x (files) serial.")
     return lines
+
+
+def rows_from_notes(text):
+    """The size sweep's rows as :func:`sweep_lines` takes them, read back from a recorded
+    note's "Size sweep" table (its printed, rounded values), so that the lines under the
+    table can be recomputed from the recorded measurements without running the benchmark."""
+    section = text.split("## Size sweep", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 11 or not cells[0].replace(",", "").isdigit():
+            continue
+        rows.append(dict(n=int(cells[0].replace(",", "")), name=cells[1],
+                         serial=float(cells[2]), epochs=float(cells[3]),
+                         overhead=float(cells[4]), sent=float(cells[7]),
+                         files=float(cells[9])))
+    if not rows:
+        raise ValueError("no size-sweep table in the note: pass a note written by "
+                         "`python benchmarks/ipm.py --write`")
+    return rows
+
+
+def lines_from_notes(path):
+    """The lines under a recorded note's sweep table, recomputed by :func:`sweep_lines` from
+    the table's values (python benchmarks/ipm.py --lines-from NOTE)."""
+    lines = sweep_lines(rows_from_notes(Path(path).read_text()), [])
+    return lines[lines.index("") + 1:]
 
 
 def accuracy(client, n, d):
@@ -358,7 +399,13 @@ def main(argv=None):
                         const=str(Path(__file__).parent / "notes" / "ipm.md"),
                         default=None, help="write the Markdown table there (default: "
                         "benchmarks/notes/ipm.md, a run recorded by hand, not by run_all.py)")
+    parser.add_argument("--lines-from", default=None, metavar="NOTE",
+                        help="print the lines under a recorded note's sweep table, "
+                        "recomputed from its values (no benchmark is run)")
     args = parser.parse_args(argv)
+    if args.lines_from:
+        print("\n".join(lines_from_notes(args.lines_from)))
+        return
     scale = 10 if args.quick else 1
     n, d = 200_000 // scale, 50_000 // scale
     sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes

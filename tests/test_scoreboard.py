@@ -424,11 +424,16 @@ def test_shen_figure1_trend_rows_read_every_trial(board):
     # the course whatever its sign is the other reading, by mean and by each trial's best
     assert "the previous row judges its sign" not in r["paper_says"]
     assert "the sign enters both rows" in r["paper_says"]
+    # it is shown, as the board's other alternatives are, only when it changes the verdict
     course = shen._course_reading(gaps)
-    assert r["alternative"].startswith("the course of the gap whatever its sign")
-    for kind in ("mean", "trial"):
-        assert course[kind][1] in r["alternative"]
-        assert course[kind][1].startswith(str(course[kind][0]) + ", ")
+    changes = any(str(course[k][0]) != str(r["verdict"]) for k in ("mean", "trial"))
+    assert ("the course of the gap whatever its sign" in r["alternative"]) == changes
+    if changes:
+        assert r["alternative"].startswith("the course of the gap whatever its sign")
+        assert "shown because it changes the verdict" in r["alternative"]
+        for kind in ("mean", "trial"):
+            assert course[kind][1] in r["alternative"]
+            assert course[kind][1].startswith(str(course[kind][0]) + ", ")
     # each trial's own best errs at most as much as the best by mean: the gap to it is larger
     for g in gaps.values():
         assert all(g["per_trial"][k][0] >= g[k][0] - 1e-12 for k in ("first", "last"))
@@ -437,6 +442,11 @@ def test_shen_figure1_trend_rows_read_every_trial(board):
     shrinking = [n for n in gaps if n[1] == "NORMA" and gaps[n]["last"][0] < 0
                  and gaps[n]["change"][0] - gaps[n]["change"][1] > 0]
     assert ("holds only because NORMA's lead shrinks" in r["why"]) == bool(shrinking)
+    # "fails there" only where the final gap is below zero beyond the noise
+    beyond = [n for n in shrinking if gaps[n]["last"][0] + gaps[n]["last"][1] < 0]
+    assert ("the gap condition fails there beyond the noise" in r["why"]) == bool(beyond)
+    assert ("the gap condition is a tie there" in r["why"]) == (len(beyond) < len(shrinking))
+    assert "the verdict is unchanged" not in r["why"]
 
 
 def test_claim_3_other_reading_turns_the_gap_by_its_sign():

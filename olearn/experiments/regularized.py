@@ -125,7 +125,7 @@ K_GRIDS = {
 REFRESH = 100          # rounds between two selections of FeatureSelected
 N_CANDIDATES = 256     # the game is played on max(256, 2k) features by IG
 #: the test rounds (with the last) at which :data:`CURVE_TRIALS` keeps every trial's
-#: cumulative error: the checkpoints the scoreboard's trend rows of Figure 1 read
+#: cumulative error: the checkpoints the scoreboard's two rows on Figure 1's gaps read
 CHECKPOINTS = (100,)
 #: every trial's cumulative test mistakes at :data:`CHECKPOINTS` (Figure 1's learners)
 CURVE_TRIALS = "curves_trials.csv"
