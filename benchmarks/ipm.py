@@ -300,6 +300,33 @@ def sweep_lines(rows, notes):
         place_f = (big["files"] - big["epochs"]) / big["n"]
         refined = (EPOCHS * o / (TARGET * c_n - c_w / SHARDS)
                    if TARGET * c_n > c_w / SHARDS else None)
+        # the limit c_w / (S c_n) by each size's own figures is that size's compute ratio:
+        # the sizes on the other side of the target from the largest size say how far the
+        # largest size's limit is to be trusted (one size's figures, under this host's noise)
+        below = TARGET * c_n > c_w / SHARDS
+        other_side = []
+        for r in mine[:-1]:
+            r_cn = r["serial"] / r["n"]
+            r_cw = (r["epochs"] - EPOCHS * r["overhead"]) * SHARDS / r["n"]
+            if (TARGET * r_cn > r_cw / SHARDS) == below:
+                continue
+            if TARGET * r_cn > r_cw / SHARDS:
+                reach_at = [EPOCHS * oo / (TARGET * r_cn - r_cw / SHARDS)
+                            for oo in (o, r["overhead"])]
+                other_side.append(
+                    f"by the figures of {r['n']:,} rows it is {r_cw / (SHARDS * r_cn):.3f}x, "
+                    f"and the epochs would reach 0.65x from n = E o / (0.65 c_n - c_w/S) = "
+                    f"{reach_at[0]:,.0f} rows (o at the smallest size; {reach_at[1]:,.0f} with "
+                    f"the overhead of that size)")
+            else:
+                other_side.append(f"by the figures of {r['n']:,} rows it is "
+                                  f"{r_cw / (SHARDS * r_cn):.3f}x, above 0.65x at any n")
+        compute = [(r["epochs"] - EPOCHS * r["overhead"]) / r["serial"] for r in mine]
+        spread = (f"; by each size's own figures the same limit is that size's compute ratio "
+                  f"above ({min(compute):.3f}x to {max(compute):.3f}x)"
+                  + (": " + "; ".join(other_side) + ", so whether the epochs reach 0.65x is "
+                     "not settled by these sizes" if other_side else
+                     f", {'below' if below else 'above'} 0.65x at every size"))
         lines.append(
             f"- {name}: model with c = {c * 1e9:.0f} ns per row (5 epochs, serial, at "
             f"{mine[0]['n']:,} rows) and o = {o * 1e3:.1f} ms per epoch: break-even "
@@ -310,11 +337,12 @@ def sweep_lines(rows, notes):
             f"that size): {'; '.join(per_size)}. At {big['n']:,} rows, against the serial "
             f"fit of that size (c_n = {c_n * 1e9:.0f} ns per row), a worker's compute is "
             f"{c_w * 1e9:.0f} ns per row of its shard ({c_w / c_n:.2f} c_n: "
-            f"{'slower' if c_w > c_n else 'faster'} than the serial pass per row), so the "
-            f"epochs tend to c_w / (S c_n) = {c_w / (SHARDS * c_n):.3f}x serial for large n"
+            f"{'slower' if c_w > c_n else 'faster'} than the serial pass per row), so by "
+            f"the largest size's figures the epochs tend to c_w / (S c_n) = "
+            f"{c_w / (SHARDS * c_n):.3f}x serial for large n"
             + (f" and reach 0.65x from n = E o / (0.65 c_n - c_w/S) = {refined:,.0f} rows"
                if refined else ", above 0.65x at any n")
-            + f"; placing costs {place * 1e9:.0f} ns per row sent and {place_f * 1e9:.0f} "
+            + spread + f"; placing costs {place * 1e9:.0f} ns per row sent and {place_f * 1e9:.0f} "
             f"ns per row read from a file, so the whole fit tends to "
             f"{(c_w / SHARDS + place) / c_n:.2f}x (sent) and "
             f"{(c_w / SHARDS + place_f) / c_n:.2f}x (files) serial.")

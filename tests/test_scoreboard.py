@@ -369,7 +369,7 @@ def test_the_issue_28_and_35_rows(board):
     assert r["where"] == "Table 1, section 5.1"
     # inside the noise: -0.10 +- 0.19; the every-round reading reproduces and is shown
     r = _by_id(board, "shen2009:4:l2-beats-l1-on-20ng")
-    assert r["verdict"] == "inconclusive" and r["alternative"].startswith("every-round update (ours): reproduces")
+    assert r["verdict"] == "inconclusive" and "every-round update (ours): reproduces" in r["alternative"]
     # Tan's Table 2: DCD is faster than BCW on epsilon-50k in the paper itself
     r = _by_id(board, "tan2016:5:bcw-faster-than-dcd")
     assert "2.62" in r["paper_says"] and r["paper_verdict"] == ""
@@ -447,6 +447,70 @@ def test_shen_figure1_trend_rows_read_every_trial(board):
     assert ("the gap condition fails there beyond the noise" in r["why"]) == bool(beyond)
     assert ("the gap condition is a tie there" in r["why"]) == (len(beyond) < len(shrinking))
     assert "the verdict is unchanged" not in r["why"]
+
+
+def test_norma_shrink_note_says_fails_only_beyond_the_noise():
+    # the note of the NORMA row on a synthetic gap (first, last, change): NORMA ahead at the
+    # end and its lead shrinking beyond the noise; the final gap below zero beyond the noise
+    # fails the gap condition, inside the noise it is a tie
+    shen = sb._module("shen2009")
+    from olearn.experiments import regularized as er
+
+    a, b, c = er.STREAMS
+    name = er.SHORT_NAMES[a]
+    note = shen._norma_shrink_note({a: [(-4.0, 1.0), (-0.1, 0.3), (2.0, 1.0)]})
+    assert note.startswith(f"; on the {name} the change condition holds only because NORMA's")
+    assert "the gap condition is a tie there" in note and "fails there" not in note
+    note = shen._norma_shrink_note({a: [(-6.0, 1.0), (-4.0, 0.2), (2.0, 1.0)]})
+    assert "the gap condition fails there beyond the noise" in note and "tie there" not in note
+    # no note where NORMA is behind at the end or its lead does not shrink beyond the noise
+    assert shen._norma_shrink_note({a: [(-1.0, 1.0), (0.5, 0.2), (1.5, 1.0)],
+                                    b: [(-1.0, 1.0), (-0.5, 0.2), (0.5, 1.0)],
+                                    c: [(-1.0, 1.0), (-1.5, 0.2), (-0.5, 0.2)]}) == ""
+    both = shen._norma_shrink_note({a: [(-4.0, 1.0), (-0.1, 0.3), (2.0, 1.0)],
+                                    b: [(-6.0, 1.0), (-4.0, 0.2), (2.0, 1.0)]})
+    assert both.count("holds only because") == 2
+
+
+def test_shen_other_readings_shown_only_when_they_change_the_verdict(board, monkeypatch):
+    # the board marks a verdict with * when another reading changes it (scoreboard page):
+    # claim 3's course of the gap and the every-round readings are in the alternative only
+    # then; a reading with the same verdict is said in the rule text, without *
+    shen = sb._module("shen2009")
+    verdict = {id: _by_id(board, id)["verdict"] for id in
+               ("shen2009:4:gap-largest-early", "shen2009:4:l2-beats-objective",
+                "shen2009:4:beat-norma")}
+    other = next(v for v in sb.VERDICTS if v != verdict["shen2009:4:beat-norma"])
+    monkeypatch.setattr(shen, "_course_reading", lambda gaps, minuend="PA": {
+        kind: (verdict["shen2009:4:gap-largest-early"], "COURSE " + kind)
+        for kind in ("mean", "trial")})
+    monkeypatch.setattr(shen, "_shen_every_round", lambda stored: {
+        4: f"{verdict['shen2009:4:l2-beats-objective']} (SAME)", 5: f"{other} (OTHER)",
+        9: "reproduces (NINE)"})
+    rows = {r["id"]: r for r in shen.shen_claims(BOOK / "results", l1_seconds="stored")}
+    r = rows["shen2009:4:gap-largest-early"]
+    assert "COURSE" not in r["alternative"] and "course of the gap" not in r["alternative"]
+    r = rows["shen2009:4:l2-beats-objective"]
+    assert "SAME" not in r["alternative"]
+    assert r["why"].endswith("the every-round update (ours) gives the same verdict: "
+                             f"{verdict['shen2009:4:l2-beats-objective']} (SAME)")
+    r = rows["shen2009:4:beat-norma"]
+    assert r["alternative"] == f"every-round update (ours): {other} (OTHER)"
+    assert "OTHER" not in r["why"]
+    import pandas as pd
+
+    def marked(id):             # the verdict cell of the row on the page ends with " *"
+        return f"{rows[id]['verdict']} *<" in sb.claims_html(pd.DataFrame([rows[id]]))
+
+    assert not marked("shen2009:4:l2-beats-objective") and marked("shen2009:4:beat-norma")
+    # one reading of claim 3 changing the verdict is enough to show both
+    changed = next(v for v in sb.VERDICTS if v != verdict["shen2009:4:gap-largest-early"])
+    monkeypatch.setattr(shen, "_course_reading", lambda gaps, minuend="PA": {
+        "mean": (verdict["shen2009:4:gap-largest-early"], "COURSE mean"),
+        "trial": (changed, "COURSE trial")})
+    rows = {r["id"]: r for r in shen.shen_claims(BOOK / "results", l1_seconds="stored")}
+    alt = rows["shen2009:4:gap-largest-early"]["alternative"]
+    assert "COURSE mean" in alt and "COURSE trial" in alt
 
 
 def test_claim_3_other_reading_turns_the_gap_by_its_sign():
