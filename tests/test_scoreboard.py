@@ -1172,3 +1172,23 @@ def test_chapter_check_fails_on_an_omitted_row_or_a_count_in_words(board, tmp_pa
         sb.check_chapters(board, book)
     assert sb.chapter_tally(["reproduces", "does not", "does not", "inconclusive"]) == \
         "board rows: 1 reproduces, 2 do not, 1 inconclusive"
+
+
+def test_claim13_every_round_reading_is_judged_per_stream():
+    """Claim 13 (L1 unstable at few features): the every-round numbers of the claims table are
+    judged by the row's rule, per named stream; the reading is the row's other reading (with *)
+    exactly when its verdict differs from the row's (referee 33, finding 1; referee 34)."""
+    from olearn.experiments.board import shen2009 as s
+    ours = ("L1 minus L2 at sigma/s0 = 0.9 (fewest features), paper's update / every round: "
+            "USPS: +1.00±0.20 / +2.00±0.50; 20NG: +0.10±0.20 / -0.05±0.10")
+    v, text = s._every_round_l1_minus_l2(ours)
+    assert v != "reproduces"                      # the second stream is a tie
+    assert "USPS: +2.00±0.50 (holds)" in text and "20NG: -0.05±0.10 (a tie)" in text
+    v2, _ = s._every_round_l1_minus_l2(ours.replace("-0.05±0.10", "+0.50±0.10"))
+    assert v2 == "reproduces"
+    row = {"verdict": "does not", "alternative": "", "why": "rule"}
+    s._every_round_reading(row, v2, "x")
+    assert row["alternative"] and row["why"] == "rule"
+    row = {"verdict": v2, "alternative": "", "why": "rule"}
+    s._every_round_reading(row, v2, "x")
+    assert not row["alternative"] and "gives the same verdict" in row["why"]
