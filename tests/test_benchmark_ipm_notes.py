@@ -12,6 +12,18 @@ sys.path.insert(0, str(BENCH))
 import ipm  # noqa: E402
 
 
+def two_sizes(small_epochs, large_epochs):
+    """Sweep rows of every learner at 100,000 rows (serial 0.1 s) and 1,000,000 rows (serial
+    2.0 s), 0.01 s overhead per epoch, the given IPM epoch seconds."""
+    rows = []
+    for name in ipm.SWEEP_LEARNERS:
+        rows += [dict(n=100_000, name=name, serial=0.1, epochs=small_epochs, overhead=0.01,
+                      sent=0.5, files=1.0),
+                 dict(n=1_000_000, name=name, serial=2.0, epochs=large_epochs, overhead=0.01,
+                      sent=3.25, files=5.25)]
+    return rows
+
+
 def test_recorded_note_lines_are_the_functions_output_for_its_table():
     text = (BENCH / "notes" / "ipm.md").read_text()
     lines = ipm.lines_from_notes(BENCH / "notes" / "ipm.md")
@@ -24,12 +36,7 @@ def test_limits_divide_by_the_serial_cost_of_the_largest_size():
     # serial per row 1000 ns at the small size, 2000 ns at the large one; a worker's compute
     # (epochs less 5 overheads) 1.2 s over 1,000,000 rows in 2 shards: 2400 ns per row of its
     # shard, 1.2 c_n, so the epochs tend to 0.600x (against 1.20x with the small size's c)
-    rows = []
-    for name in ipm.SWEEP_LEARNERS:
-        rows += [dict(n=100_000, name=name, serial=0.1, epochs=0.2, overhead=0.01, sent=0.5,
-                      files=1.0),
-                 dict(n=1_000_000, name=name, serial=2.0, epochs=1.25, overhead=0.01, sent=3.25,
-                      files=5.25)]
+    rows = two_sizes(small_epochs=0.2, large_epochs=1.25)
     line = ipm.sweep_lines(rows, [])[-1]
     assert "c_n = 2000 ns per row" in line and "2400 ns per row of its shard" in line
     assert "(1.20 c_n: slower" in line and "c_w / (S c_n) = 0.600x" in line
@@ -51,12 +58,7 @@ def test_a_smaller_size_below_the_target_is_given_with_its_reach():
     # the largest size's compute 0.700x (above 0.65x: never by its figures); the smaller
     # size's 0.600x (serial 1000 ns per row, compute 0.06 s over 100,000 rows): by its figures
     # the epochs reach 0.65x from E o / (0.65 c_n - c_w/S), with o of the smallest size (0.01 s)
-    rows = []
-    for name in ipm.SWEEP_LEARNERS:
-        rows += [dict(n=100_000, name=name, serial=0.1, epochs=0.11, overhead=0.01, sent=0.5,
-                      files=1.0),
-                 dict(n=1_000_000, name=name, serial=2.0, epochs=1.45, overhead=0.01, sent=3.25,
-                      files=5.25)]
+    rows = two_sizes(small_epochs=0.11, large_epochs=1.45)
     line = ipm.sweep_lines(rows, [])[-1]
     assert "c_w / (S c_n) = 0.700x serial for large n, above 0.65x at any n" in line
     reach = 5 * 0.01 / (0.65 * 1e-6 - 0.6e-6)
