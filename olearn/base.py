@@ -174,13 +174,43 @@ def _every_value_read(X):
                                   and X.indptr[-1] == X.data.shape[0])
 
 
+#: the largest nonzero count and width whose CSR indices fit in 32 bits
+_INT32_MAX = np.iinfo(np.int32).max
+
+
 def canonical(X):
     """A CSR ``X`` with sorted indices and duplicate entries summed (a copy if
-    needed), as scipy and every compiled loop read it; dense ``X`` unchanged."""
+    needed), as scipy and every compiled loop read it, and with 32-bit
+    ``indices`` and ``indptr`` whenever they fit (:func:`narrow_index_width`);
+    dense ``X`` unchanged.  Call it after :func:`olearn._checks.check_csr`."""
     if sp.issparse(X) and not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
-    return X
+    return narrow_index_width(X)
+
+
+def narrow_index_width(X):
+    """``X`` with 32-bit ``indices`` and ``indptr`` (sharing ``data``) when it
+    holds 64-bit ones that fit: fewer than 2**31 stored entries and columns.
+
+    scipy itself picks 32-bit indices for such a matrix; 64-bit ones come from
+    a caller who built them (scikit-learn's estimator checks do) or from a
+    reader.  numba compiles every loop apart for each index width, so one
+    width halves the CSR loops compiled (and their cache) at the cost of one
+    copy of the indices for that input.  Only after :func:`check_csr`: the
+    indices are then known to lie in ``[0, n_cols)``, so the cast is exact."""
+    if not sp.issparse(X) or (X.indices.dtype == np.int32
+                              and X.indptr.dtype == np.int32):
+        return X
+    if X.indices.shape[0] > _INT32_MAX or X.shape[1] > _INT32_MAX:
+        return X
+    canonical_format = X.has_canonical_format
+    narrowed = type(X)(X.shape, dtype=X.dtype)   # empty; filled without scipy's copies
+    narrowed.data = X.data
+    narrowed.indices = X.indices.astype(np.int32)
+    narrowed.indptr = X.indptr.astype(np.int32)
+    narrowed.has_canonical_format = canonical_format
+    return narrowed
 
 
 def check_run_options(estimator):

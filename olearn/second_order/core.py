@@ -75,7 +75,8 @@ import scipy.sparse as sp
 from .._checks import assert_finite, check_csr, check_values
 from .._rows import csr_dot, dense_scores, sparse_scores
 from .._checks import available_memory as _available_memory
-from ..base import OnlineClassifier, _every_value_read, check_positive
+from ..base import (OnlineClassifier, _every_value_read, check_positive,
+                    narrow_index_width)
 from . import rules
 from ._covariance_sweep import STATE_SIZE, flush, mirror, sweep_bounds
 from ._passes import NOT_POSITIVE, VARIANCE_ZERO, diag_pass, full_pass
@@ -226,7 +227,7 @@ class SecondOrderClassifier(OnlineClassifier):
             bad = ~np.isfinite(X.data)
             if bad.any():
                 assert_finite(X.data[bad].astype(np.float64))   # the base's error
-        return X, y, labels
+        return narrow_index_width(X), y, labels
 
     def _frozen(self):
         return {name: getattr(self, name) for name in self._frozen_params}
