@@ -213,9 +213,15 @@ def dense_dot(X, w, out):
 
 def dense_scores(X, w):
     """``X @ w`` for a dense ``X`` in :func:`dense_dot`'s order (a new vector)."""
-    X = np.asarray(X)
+    X = np.ascontiguousarray(X)
+    if X.flags.writeable:      # one specialisation for writable and read-only X
+        X = X.view()
+        X.flags.writeable = False
     out = np.empty(X.shape[0])
-    dense_dot(X, np.ascontiguousarray(w, dtype=np.float64), out)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if not w.flags.writeable:
+        w = w.copy()
+    dense_dot(X, w, out)
     return out
 
 

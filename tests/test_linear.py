@@ -4,6 +4,7 @@ import pytest
 import scipy.sparse as sp
 from numba import njit
 
+from olearn.base import compiled_rows
 from olearn.linear import predict_round, scale_add
 import math
 
@@ -57,7 +58,7 @@ def run(loop, X, y, averaging, *params):
     v, z = np.zeros(d), np.zeros(d if averaging else 0)
     state = np.array([1.0, 0.0, 0.0])
     mistakes, margins = np.zeros(len(y), bool), np.zeros(len(y))
-    rows = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
+    rows = compiled_rows(X)   # as the estimators hand X over (one specialisation)
     n = loop(rows, y, v, z, state, mistakes, margins, *params)
     return n, v, z, state, mistakes, margins
 

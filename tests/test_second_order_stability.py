@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.preprocessing import MaxAbsScaler
 
 from olearn import AROW, CW, SCW, datasets
+from olearn.base import compiled_rows
 
 N_UPDATES = 100_000
 
@@ -99,7 +100,7 @@ def test_exact_cw_full_renormalises_and_finishes_a_noisy_stream():
     ref._init_state(X.shape[1])
     mistakes, margins = np.zeros(len(y), dtype=bool), np.zeros(len(y))
     params = np.array([ref._rule_params()[0], 0.0])   # renormalisation off
-    _, t0, _ = full_pass(X, y, ref._mu, ref._Sigma, ref._p, ref._s, ref._xbuf,
+    _, t0, _ = full_pass(compiled_rows(X), y, ref._mu, ref._Sigma, ref._p, ref._s, ref._xbuf,
                          ref._state, mistakes, margins, ref._rule, params,
                          np.zeros(1, dtype=np.int64), np.empty((0, 0)))
     assert 20_000 < t0 < len(y)
