@@ -249,9 +249,12 @@ def compiled_rows(X):
     A dense ``X`` goes in as a read-only view (no copy): numba compiles a loop
     apart for a writable and for a read-only array (scikit-learn's checks pass
     read-only memory maps), so one type for both halves the loops compiled for
-    dense rows, and the type checks that no loop writes into ``X``."""
+    dense rows, and the type checks that no loop writes into ``X``.  A
+    Fortran-ordered ``X`` (scored by ``predict``) is copied to C order, for
+    the same reason."""
     if sp.issparse(X):
         return (X.data, X.indices, X.indptr)
+    X = np.ascontiguousarray(X)   # a Fortran-ordered X would be a third type (a copy)
     if X.flags.writeable:
         X = X.view()
         X.flags.writeable = False
