@@ -176,6 +176,10 @@ def _every_value_read(X):
 
 #: the largest nonzero count and width whose CSR indices fit in 32 bits
 _INT32_MAX = np.iinfo(np.int32).max
+#: the most stored entries whose 64-bit indices :func:`narrow_index_width` copies to
+#: 32 bits (64 MB of new indices); a larger matrix keeps its own and gets the loops
+#: of 64-bit indices, compiled once (and cached) rather than copied on every call
+NARROW_AT_MOST = 1 << 24
 
 
 def canonical(X):
@@ -197,12 +201,14 @@ def narrow_index_width(X):
     a caller who built them (scikit-learn's estimator checks do) or from a
     reader.  numba compiles every loop apart for each index width, so one
     width halves the CSR loops compiled (and their cache) at the cost of one
-    copy of the indices for that input.  Only after :func:`check_csr`: the
-    indices are then known to lie in ``[0, n_cols)``, so the cast is exact."""
+    copy of the indices for that input; above :data:`NARROW_AT_MOST` entries
+    the copy would cost memory a large input may not have, and ``X`` is kept.
+    Only after :func:`check_csr`: the indices are then known to lie in
+    ``[0, n_cols)``, so the cast is exact."""
     if not sp.issparse(X) or (X.indices.dtype == np.int32
                               and X.indptr.dtype == np.int32):
         return X
-    if X.indices.shape[0] > _INT32_MAX or X.shape[1] > _INT32_MAX:
+    if X.indices.shape[0] > min(NARROW_AT_MOST, _INT32_MAX) or X.shape[1] > _INT32_MAX:
         return X
     canonical_format = X.has_canonical_format
     narrowed = type(X)(X.shape, dtype=X.dtype)   # empty; filled without scipy's copies

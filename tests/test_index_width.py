@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 
 import olearn
+import olearn.base
 from olearn.base import canonical, narrow_index_width
 
 
@@ -55,6 +56,16 @@ def test_mixed_widths_are_narrowed_too(stream):
     Z = narrow_index_width(X)
     assert Z.indices.dtype == np.int32 and Z.indptr.dtype == np.int32
     assert_array_equal(Z.toarray(), X.toarray())
+
+
+def test_a_large_matrix_keeps_its_indices(stream, monkeypatch):
+    """Above NARROW_AT_MOST stored entries no copy is made (the 64-bit loops run),
+    and the model is the same."""
+    X, y = stream
+    X64 = wide(X)
+    monkeypatch.setattr(olearn.base, "NARROW_AT_MOST", X64.nnz - 1)
+    assert narrow_index_width(X64) is X64
+    assert_array_equal(olearn.Perceptron().fit(X64, y).coef_, olearn.Perceptron().fit(X, y).coef_)
 
 
 def test_indices_that_do_not_fit_are_kept():
