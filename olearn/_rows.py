@@ -219,7 +219,7 @@ def dense_scores(X, w):
         X.flags.writeable = False
     out = np.empty(X.shape[0])
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if not w.flags.writeable:
+    if not w.flags.writeable:  # a read-only w would be another specialisation (d values copied)
         w = w.copy()
     dense_dot(X, w, out)
     return out
